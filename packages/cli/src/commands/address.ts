@@ -1,0 +1,52 @@
+import { Argument, type Command } from 'commander';
+import { ADDRESS_TX_COLUMNS, BALANCE_COLUMNS, FLOW_COLUMNS, UTXO_COLUMNS } from '../columns.js';
+import { type CliIo, contextOf } from '../context.js';
+import {
+  addListOptions,
+  type ListOptions,
+  refuseListOptions,
+  seg,
+  showList,
+  showOne,
+  showRows,
+  withExamples,
+} from '../run.js';
+
+/** The views of `explorer address`. */
+export const ADDRESS_VIEWS = ['txs', 'utxos', 'flows', 'balance-history', 'flow-summary'] as const;
+
+/**
+ * `explorer address <addr> [view]`: an address's summary, transactions, UTXOs, flows, balance history or
+ * flow summary.
+ * @example explorer address dvt1qexample… txs --all --ndjson
+ */
+export function addressCommand(program: Command, io: CliIo): Command {
+  const cmd = program
+    .command('address')
+    .description('one address: summary (default), txs, utxos, flows, balance-history or flow-summary')
+    .argument('<address>', 'base58 or bech32 address')
+    .addArgument(new Argument('[view]', 'what to show').choices(ADDRESS_VIEWS));
+  addListOptions(cmd);
+  withExamples(
+    cmd,
+    'explorer address <address>',
+    'explorer address <address> txs --all --ndjson > txs.ndjson',
+    'explorer address <address> balance-history',
+  );
+  return cmd.action(async (address: string, view: string | undefined, o: ListOptions, c: Command) => {
+    const ctx = contextOf(c, io);
+    const base = `/v1/addresses/${seg(address)}`;
+    if (view === 'txs')
+      return showList(ctx, { path: `${base}/txs`, listKey: 'txs', columns: ADDRESS_TX_COLUMNS }, o);
+    if (view === 'utxos')
+      return showList(ctx, { path: `${base}/utxos`, listKey: 'utxos', columns: UTXO_COLUMNS }, o);
+    if (view === 'flows')
+      return showList(ctx, { path: `${base}/flows`, listKey: 'flows', columns: FLOW_COLUMNS }, o);
+    refuseListOptions(o, view ?? 'the address summary');
+    if (view === 'balance-history') {
+      return showRows(ctx, { path: `${base}/balance-history`, listKey: 'history', columns: BALANCE_COLUMNS });
+    }
+    if (view === 'flow-summary') return showOne(ctx, `${base}/flow-summary`);
+    return showOne(ctx, base);
+  });
+}

@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { MINER_COLUMNS } from '../columns.js';
+import { type CliIo, contextOf } from '../context.js';
+import { addListOptions, type ListOptions, showList, withExamples } from '../run.js';
+
+/**
+ * `explorer miners top`: payout addresses ranked by mined blocks.
+ * @example explorer miners top --limit 10
+ */
+export function minersCommand(program: Command, io: CliIo): Command {
+  const miners = program.command('miners').description('payout addresses ranked by mined blocks');
+  const top = addListOptions(miners.command('top').description('top payout addresses by mined blocks'));
+  withExamples(top, 'explorer miners top --limit 10');
+  withExamples(miners, 'explorer miners top --limit 10');
+  top.action(async (o: ListOptions, c: Command) => {
+    await showList(
+      contextOf(c, io),
+      { path: '/v1/miners/top', listKey: 'miners', columns: MINER_COLUMNS },
+      o,
+    );
+  });
+  return miners;
+}

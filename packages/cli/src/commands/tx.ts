@@ -1,0 +1,47 @@
+import { Argument, type Command } from 'commander';
+import { INPUT_COLUMNS, OUTPUT_COLUMNS } from '../columns.js';
+import { type CliIo, contextOf } from '../context.js';
+import {
+  addListOptions,
+  type ListOptions,
+  refuseListOptions,
+  seg,
+  showList,
+  showOne,
+  withExamples,
+} from '../run.js';
+
+/** The views of `explorer tx`. */
+export const TX_VIEWS = ['flow', 'inputs', 'outputs', 'raw'] as const;
+
+/**
+ * `explorer tx <txid> [view]`: a transaction's summary, flow, inputs, outputs or raw JSON.
+ * @example explorer tx 4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b flow
+ */
+export function txCommand(program: Command, io: CliIo): Command {
+  const cmd = program
+    .command('tx')
+    .description('one transaction: summary (default), flow, inputs, outputs or raw')
+    .argument('<txid>', 'transaction id (64 hex)')
+    .addArgument(new Argument('[view]', 'what to show').choices(TX_VIEWS));
+  addListOptions(cmd);
+  withExamples(
+    cmd,
+    'explorer tx <txid>',
+    'explorer tx <txid> flow',
+    'explorer tx <txid> outputs --all --ndjson',
+  );
+  return cmd.action(async (txid: string, view: string | undefined, o: ListOptions, c: Command) => {
+    const ctx = contextOf(c, io);
+    const base = `/v1/txs/${seg(txid)}`;
+    if (view === 'inputs')
+      return showList(ctx, { path: `${base}/inputs`, listKey: 'inputs', columns: INPUT_COLUMNS }, o);
+    if (view === 'outputs') {
+      return showList(ctx, { path: `${base}/outputs`, listKey: 'outputs', columns: OUTPUT_COLUMNS }, o);
+    }
+    refuseListOptions(o, view ?? 'the transaction summary');
+    if (view === 'flow') return showOne(ctx, `${base}/flow`);
+    if (view === 'raw') return showOne(ctx, `${base}/raw`);
+    return showOne(ctx, base);
+  });
+}

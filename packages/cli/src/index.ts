@@ -1,0 +1,38 @@
+export {
+  type CliIo,
+  type CliStream,
+  type CommandContext,
+  DEFAULT_BASE_URL,
+  DEFAULT_TIMEOUT_MS,
+} from './context.js';
+export {
+  CliApiError,
+  CliError,
+  CliInterruptedError,
+  CliNetworkError,
+  CliTimeoutError,
+  CliUsageError,
+  EXIT,
+  type ExitCode,
+  errorLine,
+  exitCodeForStatus,
+  exitCodeOf,
+} from './errors.js';
+export {
+  type ApiData,
+  type ApiResult,
+  buildUrl,
+  createHttp,
+  type ExplorerHttp,
+  type HttpOptions,
+  type Page,
+  type PagesOptions,
+  type Pagination,
+  type Query,
+} from './http.js';
+export { type Format, formatCoins, formatTime, resolveFormat, shortHash } from './output.js';
+export { createProgram, runCli } from './program.js';
+export { CLI_VERSION } from './version.js';
+
+/** The package's name. */
+export const packageName = '@explorer/cli';

@@ -1,0 +1,5 @@
+export { type ErrorBody, ExplorerApiError } from './api-error.js';
+export { ExplorerError } from './explorer-error.js';
+export { ExplorerNetworkError } from './network-error.js';
+export { ExplorerTimeoutError } from './timeout-error.js';
+export { ExplorerValidationError } from './validation-error.js';

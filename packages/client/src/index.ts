@@ -1,0 +1,38 @@
+export { createExplorerClient } from './client.js';
+export {
+  type ErrorBody,
+  ExplorerApiError,
+  ExplorerError,
+  ExplorerNetworkError,
+  ExplorerTimeoutError,
+  ExplorerValidationError,
+} from './errors/index.js';
+export type {
+  AddressesApi,
+  AnalyticsApi,
+  BlocksApi,
+  ExplorerClient,
+  ListRequest,
+  MarketApi,
+  MinersApi,
+  PoolsApi,
+  RequestArgs,
+  TxsApi,
+} from './explorer-client.js';
+export { type OperationInfo, operations } from './operations.js';
+export { type AllOptions, PagedRequest, type PageInfo, type PagesOptions } from './paginate.js';
+export { buildUrl, type ExplorerClientOptions, type RetryInfo, type RetryOptions } from './transport.js';
+export type {
+  HeightOrHash,
+  InputOf,
+  ItemOf,
+  MemberOf,
+  OpenApiDocument,
+  OperationId,
+  ParamsOf,
+  QueryOf,
+  RawOperationId,
+  ResponseOf,
+  ResultOf,
+} from './types.js';
+export { checkEnvelope, type ResponseValidator, type ValidationInput } from './validate.js';

@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createExplorerClient } from './client.js';
+import { ExplorerApiError } from './errors/api-error.js';
+import { ExplorerNetworkError } from './errors/network-error.js';
+import { ExplorerTimeoutError } from './errors/timeout-error.js';
+import { listen, type TestServer } from './test-support/http.js';
+import { buildUrl } from './transport.js';
+
+const ok = (extra: object = {}) =>
+  JSON.stringify({
+    ok: true,
+    status: { healthy: true },
+    meta: { requestId: 'r-ok', indexedTip: 1, nodeHeight: 1, servedAt: new Date().toISOString() },
+    ...extra,
+  });
+const failure = (message: string, requestId = 'r-err') =>
+  JSON.stringify({
+    ok: false,
+    error: message,
+    meta: { requestId, indexedTip: 1, nodeHeight: 1, servedAt: '' },
+  });
+
+let servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+const serve = async (...args: Parameters<typeof listen>) => {
+  const s = await listen(...args);
+  servers.push(s);
+  return s;
+};
+
+describe('retries', () => {
+  it('waits Retry-After on 429, then succeeds', async () => {
+    const hits: number[] = [];
+    const server = await serve((_req, res) => {
+      hits.push(Date.now());
+      if (hits.length === 1) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(failure('rate limit exceeded; retry after 1 s'));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(ok());
+      }
+    });
+    const retries: unknown[] = [];
+    const client = createExplorerClient({ baseUrl: server.url, onRetry: (r) => retries.push(r) });
+    const started = Date.now();
+    const { status } = await client.status();
+    expect(status.healthy).toBe(true);
+    expect(hits).toHaveLength(2);
+    const waited = hits[1]! - hits[0]!;
+    expect(waited).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(retries).toMatchObject([{ operationId: 'getStatus', attempt: 1, status: 429 }]);
+  });
+
+  it('gives up at once when Retry-After is longer than maxRetryAfterMs', async () => {
+    let hits = 0;
+    const server = await serve((_req, res) => {
+      hits++;
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '60', 'x-request-id': 'hdr' });
+      res.end(failure('rate limit exceeded; retry after 60 s', 'r-429'));
+    });
+    const client = createExplorerClient({ baseUrl: server.url, retry: { maxRetryAfterMs: 5_000 } });
+    const err = await client.status().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExplorerApiError);
+    expect(err).toMatchObject({ status: 429, retryAfter: 60, retryable: true, requestId: 'r-429' });
+    expect(hits).toBe(1);
+  });
+
+  it('retries 503 with Retry-After and 500 with backoff, a bounded number of times', async () => {
+    let hits = 0;
+    const server = await serve((_req, res) => {
+      hits++;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (hits % 2 === 1) headers['retry-after'] = '0';
+      res.writeHead(hits % 2 === 1 ? 503 : 500, headers);
+      res.end(failure('the database is unavailable; retry shortly'));
+    });
+    const client = createExplorerClient({ baseUrl: server.url, retry: { limit: 3, backoffMs: 10 } });
+    const err = await client.blocks.get(1).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'ExplorerApiError', status: 500 });
+    expect(hits).toBe(4);
+  });
+
+  it('never retries 400 or 404', async () => {
+    let hits = 0;
+    const server = await serve((_req, res) => {
+      hits++;
+      res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'from-header' });
+      res.end('not json');
+    });
+    const client = createExplorerClient({ baseUrl: server.url });
+    const err = await client.txs.get('a'.repeat(64)).catch((e: unknown) => e);
+    // Without an envelope the status text and the header still say what happened.
+    expect(err).toMatchObject({
+      status: 404,
+      message: 'HTTP 404 Not Found',
+      requestId: 'from-header',
+      body: null,
+    });
+    expect(hits).toBe(1);
+  });
+
+  it('retries network errors a bounded number of times, then throws ExplorerNetworkError', async () => {
+    let connections = 0;
+    const server = await serve((req) => {
+      connections++;
+      req.socket.destroy();
+    });
+    const client = createExplorerClient({ baseUrl: server.url, retry: { limit: 2, backoffMs: 20 } });
+    const err = await client.status().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExplorerNetworkError);
+    expect(err).toMatchObject({ retryable: true, url: `${server.url}/v1/status` });
+    expect(connections).toBe(3);
+    const none = createExplorerClient({ baseUrl: 'http://127.0.0.1:9', retry: 0 });
+    await expect(none.status()).rejects.toBeInstanceOf(ExplorerNetworkError);
+  });
+
+  it('surfaces a timeout as ExplorerTimeoutError', async () => {
+    const server = await serve(() => {
+      // Never answers.
+    });
+    const client = createExplorerClient({ baseUrl: server.url, timeout: 150 });
+    const started = Date.now();
+    const err = await client.status().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExplorerTimeoutError);
+    expect(err).toMatchObject({ timeoutMs: 150, retryable: true });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('requests', () => {
+  it('sends the API key, custom headers and encoded parameters', async () => {
+    const seen: { url?: string; key?: string; trace?: string } = {};
+    const server = await serve((req, res) => {
+      seen.url = req.url;
+      seen.key = req.headers['x-api-key'] as string;
+      seen.trace = req.headers['x-request-id'] as string;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(ok({ query: 'a b', matches: [] }));
+    });
+    const client = createExplorerClient({
+      baseUrl: `${server.url}/`,
+      apiKey: 'exk_test',
+      headers: { 'x-request-id': 'mine' },
+    });
+    await client.search('a b');
+    expect(seen).toEqual({ url: '/v1/search?q=a+b', key: 'exk_test', trace: 'mine' });
+  });
+
+  it('builds URLs with encoded path parameters and without undefined query values', () => {
+    expect(
+      buildUrl('http://x/api/', '/v1/pools/{poolId}', { poolId: 'a/b' }, { limit: 5, cursor: undefined }),
+    ).toBe('http://x/api/v1/pools/a%2Fb?limit=5');
+  });
+});

@@ -1,0 +1,183 @@
+import ky, { isHTTPError, isTimeoutError } from 'ky';
+import { type ErrorBody, ExplorerApiError } from './errors/api-error.js';
+import { ExplorerError } from './errors/explorer-error.js';
+import { ExplorerNetworkError } from './errors/network-error.js';
+import { ExplorerTimeoutError } from './errors/timeout-error.js';
+import { ExplorerValidationError } from './errors/validation-error.js';
+import type { OperationInfo } from './operations.js';
+import { checkEnvelope, type ResponseValidator } from './validate.js';
+
+/** How the client retries. GETs only (every operation is one); 400/401/404 are never retried. */
+export interface RetryOptions {
+  /** Retries after the first attempt (default 2); 0 turns retrying off. */
+  limit?: number;
+  /**
+   * Longest `Retry-After` (429, 503) the client waits for, in milliseconds (default 30,000). A longer one is not
+   * waited for: the error is thrown at once, with `retryAfter` set.
+   */
+  maxRetryAfterMs?: number;
+  /** First backoff delay for network errors and 5xx without `Retry-After`, doubled each time (default 300). */
+  backoffMs?: number;
+  /** Longest backoff delay, in milliseconds (default 10,000). */
+  backoffLimitMs?: number;
+}
+
+/** What `onRetry` is told before each retry. */
+export interface RetryInfo {
+  operationId: string;
+  /** 1 for the first retry. */
+  attempt: number;
+  /** Why: the HTTP status, or the network error. */
+  status: number | null;
+  error: unknown;
+}
+
+/** Options of createExplorerClient. */
+export interface ExplorerClientOptions {
+  /** Where the API is, without `/v1`, e.g. `https://explorer.example` (a path prefix is kept). */
+  baseUrl: string;
+  /** An API key, sent as `X-API-Key`: a separate, higher rate-limit bucket. Keep it out of browser code. */
+  apiKey?: string;
+  /** A fetch implementation (default: the global one). */
+  fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+  /** Retry settings, or just the limit. */
+  retry?: RetryOptions | number;
+  /** Milliseconds one attempt may take (default 10,000); false for none. */
+  timeout?: number | false;
+  /** Check the shape of every success body (`ok`, `meta`, pagination, member names). Default false. */
+  validate?: boolean;
+  /** A custom check of every success body (turns `validate` on), e.g. built from the OpenAPI document. */
+  validator?: ResponseValidator;
+  /** Headers sent with every request (e.g. `X-Request-Id`). */
+  headers?: Record<string, string>;
+  /** Called before each retry, e.g. for logging. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** Sends one operation and returns its parsed body, or throws an ExplorerError. */
+export type Send = (
+  operationId: string,
+  info: OperationInfo,
+  params?: Record<string, unknown>,
+  query?: Record<string, unknown>,
+) => Promise<unknown>;
+
+const retryAfterMs = (res: Response): number | null => {
+  const v = res.headers.get('retry-after');
+  if (v === null) return null;
+  const s = Number(v);
+  const ms = Number.isNaN(s) ? Date.parse(v) - Date.now() : s * 1000;
+  return Number.isFinite(ms) ? Math.max(0, ms) : null;
+};
+
+/**
+ * Builds the URL of an operation: path parameters encoded, undefined query values left out.
+ * @example buildUrl('https://x.example', '/v1/blocks/{heightOrHash}', { heightOrHash: 5 }) // 'https://x.example/v1/blocks/5'
+ */
+export function buildUrl(
+  baseUrl: string,
+  path: string,
+  params: Record<string, unknown> = {},
+  query: Record<string, unknown> = {},
+): string {
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(params[name] ?? '')),
+  );
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) search.set(k, String(v));
+  const qs = search.toString();
+  return `${baseUrl.replace(/\/+$/, '')}${filled}${qs ? `?${qs}` : ''}`;
+}
+
+async function toApiError(operationId: string, res: Response): Promise<ExplorerApiError> {
+  let body: ErrorBody | null = null;
+  try {
+    const parsed: unknown = JSON.parse(await res.text());
+    if (typeof parsed === 'object' && parsed !== null) body = parsed as ErrorBody;
+  } catch {
+    // Not JSON (a proxy's HTML page…): the status still says what happened.
+  }
+  const after = retryAfterMs(res);
+  return new ExplorerApiError({
+    status: res.status,
+    message: typeof body?.error === 'string' ? body.error : `HTTP ${res.status} ${res.statusText}`.trim(),
+    requestId: body?.meta?.requestId ?? res.headers.get('x-request-id'),
+    retryAfter: after === null ? null : Math.ceil(after / 1000),
+    body,
+    operationId,
+  });
+}
+
+/**
+ * The HTTP layer of the client, on ky: retries, timeouts, error translation and optional validation.
+ * @example const send = createTransport({ baseUrl }); const body = await send('getStatus', operations.getStatus)
+ */
+export function createTransport(opts: ExplorerClientOptions): Send {
+  const retry = typeof opts.retry === 'number' ? { limit: opts.retry } : (opts.retry ?? {});
+  const maxRetryAfter = retry.maxRetryAfterMs ?? 30_000;
+  const backoff = retry.backoffMs ?? 300;
+  const timeout = opts.timeout ?? 10_000;
+  const validate = opts.validate === true || opts.validator !== undefined;
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  if (opts.apiKey !== undefined) headers['x-api-key'] = opts.apiKey;
+  const http = ky.create({
+    headers,
+    timeout,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    retry: {
+      limit: retry.limit ?? 2,
+      methods: ['get'],
+      statusCodes: [408, 429, 500, 502, 503, 504],
+      afterStatusCodes: [429, 503],
+      // Also bounds ky's fallbacks to rate-limit reset headers when Retry-After is absent.
+      maxRetryAfter,
+      backoffLimit: retry.backoffLimitMs ?? 10_000,
+      delay: (n) => backoff * 2 ** (n - 1),
+      // A wait longer than the caller allows is not cut short (that would only earn another 429): give up.
+      shouldRetry: ({ error }) => {
+        if (!isHTTPError(error)) return undefined;
+        const after = retryAfterMs(error.response);
+        return after !== null && after > maxRetryAfter ? false : undefined;
+      },
+    },
+  });
+
+  return async (operationId, info, params, query) => {
+    const url = buildUrl(opts.baseUrl, info.path, params, query);
+    let res: Response;
+    let text: string;
+    try {
+      res = await http.get(url, {
+        hooks: {
+          beforeRetry: [
+            ({ error, retryCount }) =>
+              opts.onRetry?.({
+                operationId,
+                attempt: retryCount,
+                status: isHTTPError(error) ? error.response.status : null,
+                error,
+              }),
+          ],
+        },
+      });
+      text = await res.text();
+    } catch (err) {
+      if (isHTTPError(err)) throw await toApiError(operationId, err.response);
+      if (isTimeoutError(err)) throw new ExplorerTimeoutError(url, timeout || 0, err);
+      if (err instanceof ExplorerError || (err as Error)?.name === 'AbortError') throw err;
+      throw new ExplorerNetworkError(url, err);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ExplorerValidationError(operationId, 'the body is not JSON', text);
+    }
+    if (validate) {
+      const problem =
+        checkEnvelope(info, body) ?? opts.validator?.({ operationId, status: res.status, body });
+      if (problem) throw new ExplorerValidationError(operationId, problem, body);
+    }
+    return body;
+  };
+}

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { createExplorerApi } from './api.js';
+import { INTERNAL_ERROR_MESSAGE } from './errors.js';
+import { v1Routes } from './routes/index.js';
+import type { Store } from './store.js';
+
+/** A store whose every method fails the given way. */
+function failingStore(make: () => unknown): Store {
+  return new Proxy({} as Store, {
+    get: (_t, prop) =>
+      prop === 'tip'
+        ? async () => ({ height: 10, hash: 'ab'.repeat(32), txHeight: 10, time: 1 })
+        : async () => {
+            throw make();
+          },
+  });
+}
+
+const dbDown = () =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+    name: 'DatabaseError',
+    unavailable: true,
+  });
+const dbTimeout = () =>
+  Object.assign(new Error('canceling statement due to statement timeout'), {
+    name: 'DatabaseError',
+    timedOut: true,
+  });
+const bug = () =>
+  new TypeError("Cannot read properties of undefined (reading 'x') at secret.ts:12 SELECT * FROM keys");
+
+describe('error mapping', () => {
+  it.each([
+    ['database down', dbDown, 503, /database is unavailable/],
+    ['statement timeout', dbTimeout, 503, /took too long/],
+    ['unexpected bug', bug, 500, new RegExp(INTERNAL_ERROR_MESSAGE.replace(/[()]/g, '\\$&'))],
+  ] as const)('%s → %i envelope with a safe message', async (_name, make, status, message) => {
+    const logged: unknown[] = [];
+    const api = createExplorerApi({
+      store: failingStore(make),
+      routes: v1Routes,
+      onError: (e, info) => logged.push([e, info]),
+    });
+    const res = await api.handle(new Request('http://x/v1/blocks/5'));
+    expect(res.status).toBe(status);
+    const body = await res.json();
+    expect(body).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(message),
+      meta: { indexedTip: 10 },
+    });
+    expect(JSON.stringify(body)).not.toMatch(/secret|SELECT|ECONNREFUSED|stack/);
+    if (status === 503) expect(res.headers.get('retry-after')).toBe('5');
+    expect(logged).toHaveLength(1);
+    expect((logged[0] as [unknown, { requestId: string }])[1].requestId).toBe(body.meta.requestId);
+  });
+
+  it('reports a degraded database in /v1/status instead of failing', async () => {
+    const api = createExplorerApi({ store: failingStore(dbDown), routes: v1Routes });
+    const res = await api.handle(new Request('http://x/v1/status'));
+    expect(res.status).toBe(200);
+    const { status } = await res.json();
+    expect(status.healthy).toBe(false);
+    expect(status.degraded).toEqual(['database', 'node', 'indexer']);
+    expect(status.database).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/database unreachable/),
+    });
+  });
+
+  it('refuses a key when no key store is configured, and two different keys', async () => {
+    const api = createExplorerApi({ store: failingStore(dbDown), routes: v1Routes });
+    const a = await api.handle(new Request('http://x/v1/api/me', { headers: { 'x-api-key': 'k1' } }));
+    expect(a.status).toBe(401);
+    const b = await api.handle(
+      new Request('http://x/v1/api/me', { headers: { 'x-api-key': 'k1', authorization: 'Bearer k2' } }),
+    );
+    expect(b.status).toBe(400);
+    expect((await b.json()).error).toMatch(/two different API keys/);
+    const anon = await api.handle(new Request('http://x/v1/api/me'));
+    expect((await anon.json()).identity).toEqual({ type: 'anonymous' });
+  });
+});
+
+describe('/v1/status names every part that is down', () => {
+  it('reports a Redis outage of the rate limiter and a failing market provider', async () => {
+    const healthy: Record<string, unknown> = {
+      tip: { height: 10, hash: 'ab'.repeat(32), txHeight: 10, time: 1 },
+      indexerState: {
+        state: 'synced',
+        error: null,
+        tipHeight: 10,
+        tipHash: 'ab'.repeat(32),
+        txTipHeight: 10,
+        nodeHeight: 10,
+        reorgs: 0,
+        lastReorgDepth: null,
+        lastReorgAt: null,
+        updatedAt: new Date(0).toISOString(),
+      },
+      marketHealth: {
+        provider: 'coingecko',
+        lastAttemptOk: false,
+        lastSuccessAt: 1_000,
+        lastError: 'timeout after 10000 ms',
+        consecutiveFailures: 3,
+      },
+    };
+    const store = new Proxy({} as Store, {
+      get: (_t, prop) => async () => healthy[String(prop)],
+    });
+    const api = createExplorerApi({
+      store,
+      routes: v1Routes,
+      node: {
+        lastHeight: () => 10,
+        probe: async () => ({ reachable: true, height: 10, latencyMs: 1, error: null }),
+        call: async <T>() => 0 as T,
+      },
+      rateLimiter: {
+        consume: async () => ({
+          allowed: true,
+          bucket: 'anon:x',
+          limit: 10,
+          remaining: 9,
+          reset: 1,
+          windowSeconds: 60,
+        }),
+        health: () => ({ store: 'redis', ok: false, error: 'Redis unavailable; counting in process memory' }),
+      },
+    });
+    const { status } = await (await api.handle(new Request('http://x/v1/status'))).json();
+    expect(status.degraded).toEqual(['redis', 'market']);
+    expect(status.rateLimit).toEqual({
+      store: 'redis',
+      ok: false,
+      error: expect.stringMatching(/Redis unavailable/),
+    });
+    expect(status.market).toMatchObject({
+      provider: 'coingecko',
+      ok: false,
+      lastError: 'timeout after 10000 ms',
+    });
+  });
+});

@@ -1,0 +1,306 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { errorEnvelope, type Meta, type Pagination } from './envelope.js';
+import {
+  ApiError,
+  BadRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  RateLimitedError,
+  toApiError,
+  UnauthorizedError,
+} from './errors.js';
+import { Lru } from './http/lru.js';
+import { createRouter } from './http/router.js';
+import type { ChainNode } from './node.js';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
+import type { AnyRoute, ApiConfig, Identity, RateLimitState, RouteContext } from './route.js';
+import type { Store, TipInfo } from './store.js';
+
+/** Verifies a presented API key; throws UnauthorizedError for unknown, revoked or malformed keys. */
+export type Authenticator = (key: string) => Promise<Identity>;
+
+/** Takes one request from the caller's bucket. */
+export interface RateLimiter {
+  consume(identity: Identity, clientAddress: string | null): Promise<RateLimitState & { allowed: boolean }>;
+  /** Whether the shared store answers (for /v1/status); absent → not reported. */
+  health?(): { store: string; ok: boolean; error: string | null };
+}
+
+/** What the API is built from; only `main` (or an embedding app) constructs these. */
+export interface ApiDeps {
+  store: Store;
+  routes: readonly AnyRoute[];
+  node?: ChainNode | null;
+  config?: Partial<ApiConfig>;
+  authenticate?: Authenticator;
+  rateLimiter?: RateLimiter;
+  /** Milliseconds since the epoch (tests pin it). */
+  clock?: () => number;
+  /** Told about every unexpected error (5xx), with the request id, for logging. */
+  onError?: (err: unknown, info: { requestId: string; route: string | null }) => void;
+}
+
+/** Per-request facts a host knows and a Request does not carry. */
+export interface HandleOptions {
+  /** The client's address (for the anonymous rate-limit bucket). */
+  clientAddress?: string | null;
+}
+
+/** The explorer API as a Web-standard handler plus its typed pieces. */
+export interface ExplorerApi {
+  /** Answers any request: `(Request) => Promise<Response>`. Mount it under any server. */
+  handle(request: Request, options?: HandleOptions): Promise<Response>;
+  /** The configuration in force. */
+  readonly config: ApiConfig;
+  /** The route table. */
+  readonly routes: readonly AnyRoute[];
+  /** The OpenAPI 3.1 document served at /v1/openapi.json. */
+  openapi(): OpenApiDocument;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const EXPOSED_HEADERS =
+  'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
+
+/** Default configuration; every value can be overridden. */
+export const defaultApiConfig: ApiConfig = {
+  publicBaseUrl: 'http://127.0.0.1:3000',
+  finalityDepth: 100,
+  cacheEntries: 10_000,
+  tipCacheMs: 250,
+  corsOrigin: '*',
+  startedAt: Date.now(),
+};
+
+function formatIssue(issue: z.core.$ZodIssue, where: string): string {
+  const name = issue.path.map(String).join('.');
+  if (name && issue.message.startsWith(name)) return issue.message;
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `${where} ${name} is required`;
+  return name ? `${name}: ${issue.message}` : issue.message;
+}
+
+function parseParams(schema: z.ZodObject | undefined, raw: Record<string, string>, where: string): unknown {
+  if (!schema) return {};
+  const r = schema.safeParse(raw);
+  if (!r.success) throw new BadRequestError(formatIssue(r.error.issues[0]!, where));
+  return r.data;
+}
+
+function parseQuery(schema: z.ZodObject | undefined, search: URLSearchParams): unknown {
+  const allowed = schema ? Object.keys(schema.shape) : [];
+  const raw: Record<string, string> = {};
+  for (const [k, v] of search) {
+    if (!allowed.includes(k)) {
+      throw new BadRequestError(
+        allowed.length
+          ? `unknown query parameter '${k.slice(0, 40)}'; allowed: ${allowed.join(', ')}`
+          : `this endpoint takes no query parameters (got '${k.slice(0, 40)}')`,
+      );
+    }
+    if (k in raw) throw new BadRequestError(`query parameter '${k}' is given more than once`);
+    raw[k] = v;
+  }
+  return parseParams(schema, raw, 'query parameter');
+}
+
+function presentedKey(headers: Headers): string | null {
+  const header = headers.get('x-api-key');
+  const auth = headers.get('authorization');
+  let bearer: string | null = null;
+  if (auth !== null) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (!m) throw new UnauthorizedError('Authorization header must be "Bearer <API key>"');
+    bearer = m[1]!;
+  }
+  if (header !== null && bearer !== null && header.trim() !== bearer) {
+    throw new BadRequestError('two different API keys were sent (X-API-Key and Authorization); send one');
+  }
+  const key = (header ?? bearer)?.trim() ?? null;
+  if (key === '') throw new UnauthorizedError('the API key is empty');
+  return key;
+}
+
+/**
+ * Builds the API over a store and a route table.
+ * @example const api = createExplorerApi({ store, routes }); const res = await api.handle(new Request('http://x/v1/blocks'))
+ */
+export function createExplorerApi(deps: ApiDeps): ExplorerApi {
+  const config: ApiConfig = { ...defaultApiConfig, startedAt: Date.now(), ...deps.config };
+  const router = createRouter(deps.routes);
+  const clock = deps.clock ?? Date.now;
+  const cache = new Lru<unknown>(config.cacheEntries);
+  let document: OpenApiDocument | null = null;
+  const openapi = () => {
+    document ??= buildOpenApiDocument(deps.routes, config.publicBaseUrl);
+    return document;
+  };
+  let tipCache: { at: number; tip: TipInfo } | null = null;
+  let tipPending: Promise<TipInfo> | null = null;
+
+  async function readTip(now: number): Promise<TipInfo | null> {
+    if (tipCache && now - tipCache.at < config.tipCacheMs) return tipCache.tip;
+    // One read serves every request that arrives while it is in flight.
+    tipPending ??= deps.store.tip().finally(() => {
+      tipPending = null;
+    });
+    try {
+      const tip = await tipPending;
+      tipCache = { at: now, tip };
+      return tip;
+    } catch {
+      return tipCache?.tip ?? null;
+    }
+  }
+
+  function baseHeaders(requestId: string, rl: RateLimitState | null): Headers {
+    const h = new Headers({
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': requestId,
+      'access-control-allow-origin': config.corsOrigin,
+      'access-control-expose-headers': EXPOSED_HEADERS,
+      vary: 'Origin, X-API-Key, Authorization',
+    });
+    if (rl) {
+      h.set('x-ratelimit-limit', String(rl.limit));
+      h.set('x-ratelimit-remaining', String(rl.remaining));
+      h.set('x-ratelimit-reset', String(rl.reset));
+    }
+    return h;
+  }
+
+  async function handle(request: Request, options: HandleOptions = {}): Promise<Response> {
+    const now = clock();
+    const incoming = request.headers.get('x-request-id');
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const method = request.method.toUpperCase();
+    const tip = await readTip(now);
+    const meta: Meta = {
+      requestId,
+      indexedTip: tip?.height ?? -1,
+      nodeHeight: deps.node?.lastHeight() ?? null,
+      servedAt: new Date(now).toISOString(),
+    };
+    let rateLimit: RateLimitState | null = null;
+    let routeId: string | null = null;
+    const isHead = method === 'HEAD';
+
+    try {
+      if (method === 'OPTIONS') {
+        const h = baseHeaders(requestId, null);
+        h.delete('content-type');
+        h.set('access-control-allow-methods', 'GET, HEAD, OPTIONS');
+        h.set(
+          'access-control-allow-headers',
+          'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id',
+        );
+        h.set('access-control-max-age', '86400');
+        h.set('allow', 'GET, HEAD, OPTIONS');
+        return new Response(null, { status: 204, headers: h });
+      }
+      let url: URL;
+      try {
+        url = new URL(request.url);
+      } catch {
+        throw new BadRequestError('the request URL is malformed');
+      }
+      // Identity and rate limit come before routing, so every answer (404, 405, 401 included) counts against a
+      // bucket and carries its headers. A request whose key is refused counts as anonymous.
+      let identity: Identity = { type: 'anonymous' };
+      let refused: unknown = null;
+      try {
+        const key = presentedKey(request.headers);
+        if (key !== null) {
+          if (!deps.authenticate) throw new UnauthorizedError('unknown API key');
+          identity = await deps.authenticate(key);
+        }
+      } catch (err) {
+        refused = err;
+      }
+      if (deps.rateLimiter) {
+        const r = await deps.rateLimiter.consume(identity, options.clientAddress ?? null);
+        rateLimit = r;
+        if (!r.allowed) throw new RateLimitedError(Math.max(1, r.reset - Math.floor(now / 1000)));
+      }
+      if (refused) throw refused;
+
+      const found = router.match(url.pathname);
+      if (!found) throw new NotFoundError(`no such endpoint: ${url.pathname.slice(0, 200)}`);
+      const { route } = found;
+      routeId = route.id;
+      if (method !== 'GET' && !isHead) throw new MethodNotAllowedError(method, ['GET', 'HEAD', 'OPTIONS']);
+
+      const params = parseParams(route.params, found.params, 'path parameter');
+      const query = parseQuery(route.query, url.searchParams);
+      meta.cached = false;
+      meta.indexedTipHash = tip?.hash ?? null;
+      meta.txIndexedTip = tip?.txHeight ?? -1;
+
+      const ctx: RouteContext<unknown, unknown> = {
+        params,
+        query,
+        store: deps.store,
+        node: deps.node ?? null,
+        config,
+        meta,
+        tip,
+        identity,
+        rateLimit,
+        rateLimiter: deps.rateLimiter ?? null,
+        requestId,
+        now,
+        openapi,
+        async memo<T>(
+          key: string,
+          load: () => Promise<T>,
+          isFinal: (value: NonNullable<T>) => boolean,
+        ): Promise<T> {
+          const hit = cache.get(key);
+          if (hit !== undefined) {
+            meta.cached = true;
+            return hit as T;
+          }
+          const value = await load();
+          if (value !== null && value !== undefined && isFinal(value)) cache.set(key, value);
+          return value;
+        },
+      };
+      const result = await route.handler(ctx as never);
+      if (route.raw) {
+        const headers = baseHeaders(requestId, rateLimit);
+        headers.set('cache-control', 'public, max-age=300');
+        return new Response(isHead ? null : JSON.stringify(result.body), { status: 200, headers });
+      }
+      const data: Record<string, unknown> = { ...(result.body as object) };
+      if (route.list) data.pagination = result.pagination as Pagination;
+      // The body without meta is what the ETag covers.
+      const text = JSON.stringify(data).slice(1, -1);
+      const etag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+      const immutable = result.immutable === true;
+      const headers = baseHeaders(requestId, rateLimit);
+      headers.set('etag', etag);
+      headers.set(
+        'cache-control',
+        immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+      );
+      const inm = request.headers.get('if-none-match');
+      if (inm?.split(',').some((t) => t.trim() === etag)) {
+        headers.delete('content-type');
+        return new Response(null, { status: 304, headers });
+      }
+      const body = `{"ok":true,${text ? `${text},` : ''}"meta":${JSON.stringify(meta)}}`;
+      return new Response(isHead ? null : body, { status: 200, headers });
+    } catch (err) {
+      const apiErr = toApiError(err);
+      if (!(err instanceof ApiError) || apiErr.status >= 500)
+        deps.onError?.(err, { requestId, route: routeId });
+      const headers = baseHeaders(requestId, rateLimit);
+      for (const [k, v] of Object.entries(apiErr.headers)) headers.set(k, v);
+      headers.set('cache-control', 'no-store');
+      const body = JSON.stringify(errorEnvelope(apiErr.message, meta));
+      return new Response(isHead ? null : body, { status: apiErr.status, headers });
+    }
+  }
+
+  return { handle, config, routes: deps.routes, openapi };
+}

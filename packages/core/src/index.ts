@@ -1,0 +1,64 @@
+export * from './access/index.js';
+export {
+  type ApiDeps,
+  type Authenticator,
+  createExplorerApi,
+  defaultApiConfig,
+  type ExplorerApi,
+  type HandleOptions,
+  type RateLimiter,
+} from './api.js';
+export {
+  ErrorEnvelopeSchema,
+  errorEnvelope,
+  type Meta,
+  MetaSchema,
+  type Pagination,
+  PaginationSchema,
+  successEnvelope,
+} from './envelope.js';
+export {
+  ApiError,
+  BadRequestError,
+  INTERNAL_ERROR_MESSAGE,
+  MethodNotAllowedError,
+  NotFoundError,
+  QueryTimeoutError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  toApiError,
+  UnauthorizedError,
+} from './errors.js';
+export { createHandlers, type HandlerInput, type HandlerOutput, type Handlers } from './handlers.js';
+export type { ChainNode, NodeProbe } from './node.js';
+export { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
+export { type CursorKey, decodeCursor, encodeCursor, INVALID_CURSOR } from './pagination/cursor.js';
+export { MAX_OFFSET, type PageRequest, pageQuery, pageRequest, toPage } from './pagination/params.js';
+export { guardedKey, guardedPageRequest } from './pagination/reorg-guard.js';
+export {
+  type AnyRoute,
+  type ApiConfig,
+  defineRoute,
+  type Identity,
+  type RateLimitState,
+  type RouteContext,
+  type RouteDefinition,
+  type RouteResult,
+  TAGS,
+  type Tag,
+} from './route.js';
+export type { OperationId, RouteOf, V1Route } from './routes/index.js';
+export { v1Routes } from './routes/index.js';
+export { DEFAULT_CHART_DAYS } from './routes/market.js';
+export * from './schemas/address.js';
+export * from './schemas/analytics.js';
+export * from './schemas/block.js';
+export * from './schemas/common.js';
+export * from './schemas/market.js';
+export * from './schemas/mining.js';
+export * from './schemas/search.js';
+export * from './schemas/tx.js';
+export type * from './store.js';
+export type * from './store-market.js';
+export { MARKET_CHART_DAYS } from './store-market.js';
+export type * from './store-search.js';

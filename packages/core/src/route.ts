@@ -1,0 +1,132 @@
+import type { z } from 'zod';
+import type { Meta, Pagination } from './envelope.js';
+import type { ChainNode } from './node.js';
+import type { Store, TipInfo } from './store.js';
+
+/** The API tags, in the order the document lists them. */
+export const TAGS = [
+  'API Access',
+  'Status',
+  'Blocks',
+  'Transactions',
+  'Addresses',
+  'Miners',
+  'Pools',
+  'Analytics',
+  'Market',
+  'Search',
+  'Mempool',
+  'Labels',
+] as const;
+
+/** One of the API's tags. */
+export type Tag = (typeof TAGS)[number];
+
+/** Who is calling. */
+export type Identity = { type: 'anonymous' } | { type: 'key'; keyId: string; name: string; tier: string };
+
+/** The rate-limit state of the caller's bucket after this request. */
+export interface RateLimitState {
+  bucket: string;
+  limit: number;
+  remaining: number;
+  /** Unix time (seconds) when the window resets. */
+  reset: number;
+  windowSeconds: number;
+}
+
+/** Settings of the API itself. */
+export interface ApiConfig {
+  /** The base address the OpenAPI document names as its server. */
+  publicBaseUrl: string;
+  /** Blocks this deep (confirmations ≥ depth) are treated as final: their responses are immutable. */
+  finalityDepth: number;
+  /** Entries of the in-process cache of immutable responses. */
+  cacheEntries: number;
+  /** How long the indexed tip read for `meta` is reused, in milliseconds. */
+  tipCacheMs: number;
+  /** Value of Access-Control-Allow-Origin. */
+  corsOrigin: string;
+  /** Moment the API started (for uptime). */
+  startedAt: number;
+}
+
+/** What every handler can read. */
+export interface RouteContext<P, Q> {
+  params: P;
+  query: Q;
+  store: Store;
+  node: ChainNode | null;
+  config: ApiConfig;
+  /** The meta being built for this response (tips already read). */
+  meta: Meta;
+  /** The indexed tip read for this response's meta (null when the database could not be read). */
+  tip: TipInfo | null;
+  identity: Identity;
+  rateLimit: RateLimitState | null;
+  /** The rate limiter in use, for its health in /v1/status. */
+  rateLimiter: { health?(): { store: string; ok: boolean; error: string | null } } | null;
+  requestId: string;
+  /** Milliseconds since the epoch. */
+  now: number;
+  /**
+   * Loads data through the in-process cache: a value is kept once `isFinal` says it concerns blocks past the
+   * finality depth (so it can no longer change); a hit sets meta.cached. Null results are never kept.
+   */
+  /** The OpenAPI document of this API. */
+  openapi(): Record<string, unknown>;
+  memo<T>(key: string, load: () => Promise<T>, isFinal: (value: NonNullable<T>) => boolean): Promise<T>;
+}
+
+/** A handler's answer: the members of the body besides ok/meta, and how it may be cached. */
+export interface RouteResult<B> {
+  body: B;
+  pagination?: Pagination;
+  /** The whole body can never change again (raw JSON, certificates…): HTTP caches may keep it forever. */
+  immutable?: boolean;
+}
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : Record<string, never>;
+
+/** One endpoint: path, schemas, and the handler. */
+export interface RouteDefinition<
+  P extends z.ZodObject | undefined = z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined = z.ZodObject | undefined,
+  S extends z.ZodRawShape = z.ZodRawShape,
+  I extends string = string,
+> {
+  /** operationId. */
+  id: I;
+  /** OpenAPI-style path, e.g. `/v1/blocks/{heightOrHash}`. */
+  path: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  params?: P;
+  query?: Q;
+  /** The body members besides ok/meta/pagination. */
+  response: S;
+  /** Adds `pagination` to the body. */
+  list?: boolean;
+  /** Declares a 404 response. */
+  notFound?: boolean;
+  /** The body is served as is, without the envelope (only the OpenAPI document itself). */
+  raw?: boolean;
+  handler(ctx: RouteContext<Infer<P>, Infer<Q>>): Promise<RouteResult<z.output<z.ZodObject<S>>>>;
+}
+
+/** A route of any shape, as the route table holds them. */
+export type AnyRoute = RouteDefinition<any, any, any, string>;
+
+/**
+ * Declares an endpoint, keeping the types of its schemas for the handler.
+ * @example defineRoute({ id: 'getBlock', path: '/v1/blocks/{heightOrHash}', … })
+ */
+export function defineRoute<
+  const I extends string,
+  P extends z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined,
+  S extends z.ZodRawShape,
+>(def: RouteDefinition<P, Q, S, I>): RouteDefinition<P, Q, S, I> {
+  return def;
+}

@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import { defineRoute } from '../route.js';
+
+const IdentitySchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('anonymous') }),
+    z.object({ type: z.literal('key'), keyId: z.string(), name: z.string(), tier: z.string() }),
+  ])
+  .meta({ id: 'Identity' });
+
+const BucketSchema = z
+  .object({
+    name: z
+      .string()
+      .describe('Bucket the request counted against (anonymous buckets are per client address).'),
+    limit: z.int().describe('Requests allowed per window.'),
+    remaining: z.int().describe('Requests left in the current window.'),
+    reset: z.int().describe('Unix time (seconds) when the window resets.'),
+    windowSeconds: z.int(),
+  })
+  .nullable()
+  .meta({ id: 'Bucket' });
+
+const ComponentSchema = z.object({
+  ok: z.boolean(),
+  latencyMs: z.number().nullable(),
+  error: z.string().nullable(),
+});
+
+/** Status and identity routes. */
+export const accessRoutes = [
+  defineRoute({
+    id: 'getMe',
+    path: '/v1/api/me',
+    tag: 'API Access',
+    summary: 'Current identity and rate-limit bucket',
+    response: { identity: IdentitySchema, bucket: BucketSchema.describe('Null when rate limiting is off.') },
+    async handler(ctx) {
+      const rl = ctx.rateLimit;
+      return {
+        body: {
+          identity: ctx.identity,
+          bucket: rl
+            ? {
+                name: rl.bucket,
+                limit: rl.limit,
+                remaining: rl.remaining,
+                reset: rl.reset,
+                windowSeconds: rl.windowSeconds,
+              }
+            : null,
+        },
+      };
+    },
+  }),
+  defineRoute({
+    id: 'getStatus',
+    path: '/v1/status',
+    tag: 'Status',
+    summary: 'API, database, node and indexer status',
+    description:
+      'Degraded parts are reported in `degraded`, never thrown: this endpoint answers 200 while the API runs.',
+    response: {
+      status: z
+        .object({
+          healthy: z.boolean().describe('True when nothing is degraded.'),
+          degraded: z.array(z.enum(['database', 'node', 'indexer', 'redis', 'market'])),
+          api: z.object({ version: z.string(), startedAt: z.string(), uptimeSeconds: z.int() }),
+          database: ComponentSchema,
+          node: ComponentSchema.extend({ height: z.int().nullable() }),
+          rateLimit: z
+            .object({
+              store: z.string().describe('memory or redis'),
+              ok: z.boolean(),
+              error: z.string().nullable(),
+            })
+            .nullable()
+            .describe('The rate-limit store; null when rate limiting is off.'),
+          market: z
+            .object({
+              provider: z.string(),
+              ok: z.boolean().describe('Whether the last refresh succeeded.'),
+              lastSuccessAt: z.string().nullable(),
+              lastError: z.string().nullable(),
+              consecutiveFailures: z.int(),
+            })
+            .nullable()
+            .describe('The market-data cache; null when no refresher has run against this database.'),
+          indexer: z.object({
+            state: z
+              .string()
+              .describe(
+                'starting, syncing, synced, node-unreachable, reorg-too-deep, error, stopped, unknown.',
+              ),
+            error: z.string().nullable(),
+            tipHeight: z.int(),
+            tipHash: z.string().nullable(),
+            txTipHeight: z.int(),
+            nodeHeight: z.int().nullable(),
+            lagBlocks: z.int().nullable(),
+            lagSeconds: z.int().nullable().describe('Seconds between the tip block’s time and now.'),
+            reorgs: z.int(),
+            lastReorgDepth: z.int().nullable(),
+            lastReorgAt: z.string().nullable(),
+            updatedAt: z.string().nullable(),
+          }),
+        })
+        .meta({ id: 'Status' }),
+    },
+    async handler(ctx) {
+      const started = performance.now();
+      const db = await ctx.store
+        .ping()
+        .then(() => ({
+          ok: true,
+          latencyMs: Math.round((performance.now() - started) * 100) / 100,
+          error: null,
+        }))
+        .catch((e: Error) => ({
+          ok: false,
+          latencyMs: null,
+          error: `database unreachable: ${e.message.slice(0, 200)}`,
+        }));
+      const probe = ctx.node
+        ? await ctx.node.probe()
+        : { reachable: false, height: null, latencyMs: null, error: 'no chain node configured' };
+      const state = db.ok ? await ctx.store.indexerState().catch(() => null) : null;
+      const tip = db.ok ? ctx.tip : null;
+      const nodeHeight = probe.height ?? state?.nodeHeight ?? null;
+      const tipHeight = state?.tipHeight ?? ctx.meta.indexedTip;
+      const indexerOk = state !== null && (state.state === 'synced' || state.state === 'syncing');
+      const limiter = ctx.rateLimiter?.health?.() ?? null;
+      const health = db.ok ? await ctx.store.marketHealth().catch(() => null) : null;
+      const market =
+        health?.provider == null
+          ? null
+          : {
+              provider: health.provider,
+              ok: health.lastAttemptOk !== false,
+              lastSuccessAt:
+                health.lastSuccessAt === null ? null : new Date(health.lastSuccessAt).toISOString(),
+              lastError: health.lastAttemptOk === false ? health.lastError : null,
+              consecutiveFailures: health.consecutiveFailures,
+            };
+      const degraded: ('database' | 'node' | 'indexer' | 'redis' | 'market')[] = [];
+      if (!db.ok) degraded.push('database');
+      if (!probe.reachable) degraded.push('node');
+      if (!indexerOk) degraded.push('indexer');
+      if (limiter && !limiter.ok) degraded.push('redis');
+      if (market && !market.ok) degraded.push('market');
+      return {
+        body: {
+          status: {
+            healthy: degraded.length === 0,
+            degraded,
+            api: {
+              version: '1.0.0',
+              startedAt: new Date(ctx.config.startedAt).toISOString(),
+              uptimeSeconds: Math.floor((ctx.now - ctx.config.startedAt) / 1000),
+            },
+            database: db,
+            node: {
+              ok: probe.reachable,
+              latencyMs: probe.latencyMs,
+              error: probe.error,
+              height: probe.height,
+            },
+            rateLimit: limiter,
+            market,
+            indexer: {
+              state: state?.state ?? 'unknown',
+              error: state?.error ?? (db.ok ? null : 'indexer state unavailable while the database is down'),
+              tipHeight,
+              tipHash: state?.tipHash ?? null,
+              txTipHeight: state?.txTipHeight ?? tipHeight,
+              nodeHeight,
+              lagBlocks: nodeHeight === null ? null : Math.max(0, nodeHeight - tipHeight),
+              lagSeconds: tip?.time == null ? null : Math.max(0, Math.floor(ctx.now / 1000) - tip.time),
+              reorgs: state?.reorgs ?? 0,
+              lastReorgDepth: state?.lastReorgDepth ?? null,
+              lastReorgAt: state?.lastReorgAt ?? null,
+              updatedAt: state?.updatedAt ?? null,
+            },
+          },
+        },
+      };
+    },
+  }),
+] as const;

@@ -1,0 +1,64 @@
+import { defineRoute } from '../route.js';
+import { NetworkSchema, PoolAnalyticsSchema, PouwSchema, SupplySchema } from '../schemas/analytics.js';
+
+/** Analytics routes, each answered from rollups: their cost does not grow with the chain. */
+export const analyticsRoutes = [
+  defineRoute({
+    id: 'getNetworkAnalytics',
+    path: '/v1/analytics/network',
+    tag: 'Analytics',
+    summary: 'Difficulty, hashrate estimates, node height, indexer lag',
+    response: { network: NetworkSchema },
+    async handler(ctx) {
+      const figures = await ctx.store.network();
+      const nodeHashrate = ctx.node
+        ? await ctx.node.call<number>('getnetworkhashps').catch(() => null)
+        : null;
+      const nodeHeight = ctx.node?.lastHeight() ?? null;
+      return {
+        body: {
+          network: {
+            ...figures,
+            nodeHashrate: typeof nodeHashrate === 'number' ? nodeHashrate : null,
+            nodeHeight,
+            indexerLagBlocks: nodeHeight === null ? null : Math.max(0, nodeHeight - figures.height),
+            indexerLagSeconds:
+              figures.tipTime === null ? null : Math.max(0, Math.floor(ctx.now / 1000) - figures.tipTime),
+          },
+        },
+      };
+    },
+  }),
+  defineRoute({
+    id: 'getPouwAnalytics',
+    path: '/v1/analytics/pouw',
+    tag: 'Analytics',
+    summary: 'PoUW certificate analytics',
+    description:
+      'Certified share, counts by version, MoE share, proof sizes, a daily series and the latest certificates.',
+    response: { pouw: PouwSchema },
+    async handler(ctx) {
+      return { body: { pouw: await ctx.store.pouw() } };
+    },
+  }),
+  defineRoute({
+    id: 'getSupplyAnalytics',
+    path: '/v1/analytics/supply',
+    tag: 'Analytics',
+    summary: 'Chain-derived emitted and circulating supply',
+    response: { supply: SupplySchema },
+    async handler(ctx) {
+      return { body: { supply: await ctx.store.supply() } };
+    },
+  }),
+  defineRoute({
+    id: 'getPoolAnalytics',
+    path: '/v1/analytics/pools',
+    tag: 'Analytics',
+    summary: 'Pool share windows with a difficulty/hashrate overlay',
+    response: { pools: PoolAnalyticsSchema },
+    async handler(ctx) {
+      return { body: { pools: await ctx.store.poolAnalytics() } };
+    },
+  }),
+] as const;

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { NotFoundError } from '../errors.js';
+import { pageQuery, pageRequest, toPage } from '../pagination/params.js';
+import { guardedKey, guardedPageRequest } from '../pagination/reorg-guard.js';
+import { defineRoute, type RouteContext } from '../route.js';
+import { BlockSchema, CertificateSchema, OutputSchema } from '../schemas/block.js';
+import { TxSchema } from '../schemas/tx.js';
+import type { BlockRecord, BlockRef } from '../store.js';
+import { blockNotFound, confirmations, heightOrHashParam, isFinal, refKey } from './params.js';
+
+const withConfirmations = (ctx: RouteContext<unknown, unknown>, b: BlockRecord) => ({
+  ...b,
+  confirmations: confirmations(ctx, b.height),
+});
+
+/** Loads a block (through the cache once it is final) or answers 404. */
+async function loadBlock(ctx: RouteContext<unknown, unknown>, ref: BlockRef): Promise<BlockRecord> {
+  const block = await ctx.memo(
+    `block:${refKey(ref)}`,
+    () => ctx.store.getBlock(ref),
+    (b) => isFinal(ctx.meta.indexedTip, b.height, ctx.config),
+  );
+  if (!block) blockNotFound(ref);
+  return block;
+}
+
+const includeProofQuery = z.object({
+  includeProof: z
+    .enum(['true', 'false'], { error: 'includeProof must be true or false' })
+    .optional()
+    .transform((v) => v === 'true')
+    .describe('Include the certificate proof data (hex) when available. Default false.'),
+});
+
+/** The block routes. */
+export const blockRoutes = [
+  defineRoute({
+    id: 'listBlocks',
+    path: '/v1/blocks',
+    tag: 'Blocks',
+    summary: 'Recent blocks',
+    description: 'Newest first, with miner labels, pool and certificate summary.',
+    query: z.object(pageQuery),
+    response: { blocks: z.array(BlockSchema) },
+    list: true,
+    async handler(ctx) {
+      const req = await guardedPageRequest(ctx.store, ctx.query, 'blocks', ['number']);
+      const rows = await ctx.store.listBlocks(req);
+      const page = toPage(rows, req, ctx.query, 'blocks', (b) => guardedKey([b.height], b.hash));
+      return {
+        body: { blocks: page.items.map((b) => withConfirmations(ctx, b)) },
+        pagination: page.pagination,
+      };
+    },
+  }),
+  defineRoute({
+    id: 'getBlock',
+    path: '/v1/blocks/{heightOrHash}',
+    tag: 'Blocks',
+    summary: 'Block summary',
+    params: heightOrHashParam,
+    response: { block: BlockSchema },
+    notFound: true,
+    async handler(ctx) {
+      const block = await loadBlock(ctx, ctx.params.heightOrHash);
+      return { body: { block: withConfirmations(ctx, block) } };
+    },
+  }),
+  defineRoute({
+    id: 'getBlockCertificate',
+    path: '/v1/blocks/{heightOrHash}/certificate',
+    tag: 'Blocks',
+    summary: 'Chain-native block certificate',
+    description:
+      'Certificate metadata; the proof (hex) with includeProof=true. 404 when the block or its certificate is absent.',
+    params: heightOrHashParam,
+    query: includeProofQuery,
+    response: { certificate: CertificateSchema },
+    notFound: true,
+    async handler(ctx) {
+      const ref = ctx.params.heightOrHash;
+      const block = await loadBlock(ctx, ref);
+      const final = isFinal(ctx.meta.indexedTip, block.height, ctx.config);
+      const cert = await ctx.memo(
+        `cert:${block.height}:${ctx.query.includeProof}`,
+        () => ctx.store.getCertificate({ height: block.height }, ctx.query.includeProof),
+        () => final,
+      );
+      if (!cert) throw new NotFoundError(`block ${block.height} has no certificate`);
+      return { body: { certificate: cert }, immutable: final };
+    },
+  }),
+  defineRoute({
+    id: 'getBlockCoinbaseOutputs',
+    path: '/v1/blocks/{heightOrHash}/coinbase-outputs',
+    tag: 'Blocks',
+    summary: 'Coinbase payout outputs',
+    description: 'Every output of the block’s coinbase transaction, with spend state.',
+    params: heightOrHashParam,
+    response: { height: z.int(), hash: z.string(), outputs: z.array(OutputSchema) },
+    notFound: true,
+    async handler(ctx) {
+      const block = await loadBlock(ctx, ctx.params.heightOrHash);
+      const outputs = await ctx.store.coinbaseOutputs(block.height);
+      return { body: { height: block.height, hash: block.hash, outputs } };
+    },
+  }),
+  defineRoute({
+    id: 'listBlockOutputs',
+    path: '/v1/blocks/{heightOrHash}/outputs',
+    tag: 'Blocks',
+    summary: 'Outputs created in a block',
+    description: 'In block order (transaction position, then output index), with spend state.',
+    params: heightOrHashParam,
+    query: z.object(pageQuery),
+    response: { outputs: z.array(OutputSchema) },
+    list: true,
+    notFound: true,
+    async handler(ctx) {
+      const block = await loadBlock(ctx, ctx.params.heightOrHash);
+      const scope = `block-outputs:${block.hash}`;
+      const req = pageRequest(ctx.query, scope, ['number', 'number']);
+      const rows = await ctx.store.listBlockOutputs(block.height, req);
+      const page = toPage(rows, req, ctx.query, scope, (o) => [o.blockIndex, o.vout]);
+      return { body: { outputs: page.items }, pagination: page.pagination };
+    },
+  }),
+  defineRoute({
+    id: 'getBlockRaw',
+    path: '/v1/blocks/{heightOrHash}/raw',
+    tag: 'Blocks',
+    summary: 'Stored raw block JSON',
+    description:
+      'The node’s block JSON as indexed, with `tx` as a list of txids (transactions are at /v1/txs/{txid}/raw).',
+    params: heightOrHashParam,
+    response: { raw: z.record(z.string(), z.unknown()).describe('The node’s getblock JSON.') },
+    notFound: true,
+    async handler(ctx) {
+      const block = await loadBlock(ctx, ctx.params.heightOrHash);
+      const final = isFinal(ctx.meta.indexedTip, block.height, ctx.config);
+      const raw = await ctx.memo(
+        `block-raw:${block.height}`,
+        () => ctx.store.getBlockRaw({ height: block.height }),
+        () => final,
+      );
+      if (raw === null) blockNotFound(ctx.params.heightOrHash);
+      return { body: { raw: raw as Record<string, unknown> }, immutable: final };
+    },
+  }),
+  defineRoute({
+    id: 'listBlockTxs',
+    path: '/v1/blocks/{heightOrHash}/txs',
+    tag: 'Blocks',
+    summary: 'Transactions in a block',
+    description: 'In block order, coinbase first.',
+    params: heightOrHashParam,
+    query: z.object(pageQuery),
+    response: { txs: z.array(TxSchema) },
+    list: true,
+    notFound: true,
+    async handler(ctx) {
+      const block = await loadBlock(ctx, ctx.params.heightOrHash);
+      const scope = `block-txs:${block.hash}`;
+      const req = pageRequest(ctx.query, scope, ['number']);
+      const rows = await ctx.store.listBlockTxs(block.height, req);
+      const page = toPage(rows, req, ctx.query, scope, (t) => [t.blockIndex]);
+      return {
+        body: { txs: page.items.map((t) => ({ ...t, confirmations: confirmations(ctx, t.blockHeight) })) },
+        pagination: page.pagination,
+      };
+    },
+  }),
+] as const;

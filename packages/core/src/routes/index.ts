@@ -1,0 +1,36 @@
+import type { AnyRoute } from '../route.js';
+import { accessRoutes } from './access.js';
+import { addressRoutes } from './addresses.js';
+import { analyticsRoutes } from './analytics.js';
+import { blockRoutes } from './blocks.js';
+import { docsRoutes } from './docs.js';
+import { marketRoutes } from './market.js';
+import { minerRoutes } from './miners.js';
+import { poolRoutes } from './pools.js';
+import { searchRoutes } from './search.js';
+import { transactionRoutes } from './transactions.js';
+
+const all = [
+  ...docsRoutes,
+  ...accessRoutes,
+  ...blockRoutes,
+  ...transactionRoutes,
+  ...addressRoutes,
+  ...minerRoutes,
+  ...poolRoutes,
+  ...analyticsRoutes,
+  ...searchRoutes,
+  ...marketRoutes,
+] as const;
+
+/** Every /v1 route definition, each with its own schemas' types. */
+export type V1Route = (typeof all)[number];
+
+/** The operation ids of the API. */
+export type OperationId = V1Route['id'];
+
+/** The route of one operation id. */
+export type RouteOf<K extends OperationId> = Extract<V1Route, { id: K }>;
+
+/** Every /v1 endpoint, in the order the OpenAPI document lists them. */
+export const v1Routes: readonly AnyRoute[] = all;

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { NotFoundError } from '../errors.js';
+import type { ApiConfig, RouteContext } from '../route.js';
+import type { BlockRef } from '../store.js';
+
+const MAX_HEIGHT = 2_147_483_647;
+
+/** `heightOrHash`: a decimal height or a 64-hex block hash (any case). */
+export const heightOrHashParam = z.object({
+  heightOrHash: z
+    .string()
+    .regex(
+      /^(\d{1,10}|[0-9a-fA-F]{64})$/,
+      `heightOrHash must be a block height (0 to ${MAX_HEIGHT}) or a 64-hex block hash`,
+    )
+    .refine(
+      (s) => s.length === 64 || Number(s) <= MAX_HEIGHT,
+      `heightOrHash must be a block height (0 to ${MAX_HEIGHT}) or a 64-hex block hash`,
+    )
+    .transform((s): BlockRef => (s.length === 64 ? { hash: s.toLowerCase() } : { height: Number(s) }))
+    .describe('Block height or block hash.'),
+});
+
+/** `txid`: 64 hex characters (any case). */
+export const txidParam = z.object({
+  txid: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex characters')
+    .transform((s) => s.toLowerCase())
+    .describe('Transaction id (64 hex).'),
+});
+
+/** A well-formed address: base58 or bech32 characters, 14 to 130 long. Network is not checked. */
+export const addressSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9]{14,130}$/, 'address must be 14 to 130 letters and digits (a base58 or bech32 address)')
+  .describe('Address (base58 or bech32).');
+
+/** `address` path parameter. */
+export const addressParam = z.object({ address: addressSchema });
+
+/** Confirmations of something at `height`, from the tip meta reports. */
+export function confirmations(ctx: RouteContext<unknown, unknown>, height: number): number {
+  return Math.max(1, ctx.meta.indexedTip - height + 1);
+}
+
+/** True when a block at `height` is past the finality depth: its data can no longer change. */
+export function isFinal(tip: number, height: number, config: ApiConfig): boolean {
+  return tip - height + 1 >= config.finalityDepth;
+}
+
+/** A key naming a block reference, for the cache. */
+export const refKey = (ref: BlockRef) => ('height' in ref ? `h${ref.height}` : `x${ref.hash}`);
+
+/** Throws the 404 of an absent block. */
+export function blockNotFound(ref: BlockRef): never {
+  throw new NotFoundError('height' in ref ? `block ${ref.height} not found` : `block ${ref.hash} not found`);
+}

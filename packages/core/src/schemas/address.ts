@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { Amount, Hash64, Height, LabelSchema, SeenSchema, UnixTime } from './common.js';
+import { TxSchema } from './tx.js';
+
+/** An address's totals. */
+export const AddressSummarySchema = z
+  .object({
+    address: z.string(),
+    seen: z
+      .boolean()
+      .describe('False for a well-formed address that no indexed transaction touches (all totals 0).'),
+    label: LabelSchema.nullable(),
+    balance: Amount,
+    received: Amount.describe('Total ever received.'),
+    sent: Amount.describe('Total ever spent.'),
+    txCount: z.int(),
+    utxoCount: z.int(),
+    firstSeen: SeenSchema.nullable(),
+    lastSeen: SeenSchema.nullable(),
+  })
+  .meta({ id: 'AddressSummary' });
+
+/** An address summary as the API returns it. */
+export type AddressSummary = z.infer<typeof AddressSummarySchema>;
+
+/** A transaction touching an address, with what it did to the address. */
+export const AddressTxSchema = TxSchema.extend({
+  received: Amount,
+  sent: Amount,
+  net: z.int(),
+  balanceAfter: Amount.describe('The address balance right after this transaction.'),
+}).meta({ id: 'AddressTx' });
+
+/** An address transaction as the API returns it. */
+export type AddressTx = z.infer<typeof AddressTxSchema>;
+
+/** One row of an address's flow: the change one transaction made. */
+export const FlowRowSchema = z
+  .object({
+    txid: Hash64,
+    blockHeight: Height,
+    blockHash: Hash64,
+    blockIndex: z.int(),
+    time: UnixTime,
+    received: Amount,
+    sent: Amount,
+    net: z.int(),
+    balance: Amount.describe('Balance after this transaction.'),
+  })
+  .meta({ id: 'FlowRow' });
+
+/** A flow row as the API returns it. */
+export type FlowRow = z.infer<typeof FlowRowSchema>;
+
+/** An unspent output of an address. */
+export const UtxoSchema = z
+  .object({
+    txid: Hash64,
+    vout: z.int(),
+    value: Amount,
+    blockHeight: Height,
+    blockHash: Hash64,
+    blockIndex: z.int().min(0).describe('Position of the creating transaction in its block.'),
+    time: UnixTime,
+    confirmations: z.int().min(1),
+    scriptType: z.string(),
+    scriptHex: z.string(),
+    isCoinbase: z.boolean(),
+  })
+  .meta({ id: 'Utxo' });
+
+/** A UTXO as the API returns it. */
+export type Utxo = z.infer<typeof UtxoSchema>;
+
+/** The balance at the end of one UTC day with activity. */
+export const BalancePointSchema = z
+  .object({
+    date: z.string().describe('UTC day, YYYY-MM-DD.'),
+    height: Height.describe('Last block of the day that touched the address.'),
+    time: UnixTime.describe('Time of that block.'),
+    balance: Amount.describe('Balance after the day.'),
+    received: Amount,
+    sent: Amount,
+    txCount: z.int(),
+  })
+  .meta({ id: 'BalancePoint' });
+
+/** A balance-history point. */
+export type BalancePoint = z.infer<typeof BalancePointSchema>;
+
+/** In and out totals over a window. */
+export const FlowWindowSchema = z
+  .object({ inflow: Amount, outflow: Amount, net: z.int(), txCount: z.int() })
+  .meta({ id: 'FlowWindow' });
+
+/** An address's inflow/outflow summary, overall and over recent windows. */
+export const FlowSummarySchema = z
+  .object({
+    address: z.string(),
+    inflow: Amount,
+    outflow: Amount,
+    net: z.int(),
+    txCount: z.int(),
+    receivingTxCount: z.int().describe('Transactions that paid the address.'),
+    spendingTxCount: z.int().describe('Transactions that spent from the address.'),
+    windows: z
+      .object({ '24h': FlowWindowSchema, '7d': FlowWindowSchema, '30d': FlowWindowSchema })
+      .describe(
+        'Measured back from the indexed tip’s block time, so an old chain still shows its last activity.',
+      ),
+    firstSeen: SeenSchema.nullable(),
+    lastSeen: SeenSchema.nullable(),
+  })
+  .meta({ id: 'FlowSummary' });
+
+/** A flow summary as the API returns it. */
+export type FlowSummary = z.infer<typeof FlowSummarySchema>;

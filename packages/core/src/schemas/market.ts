@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { Hash64 } from './common.js';
+
+const IsoTime = z.string().describe('ISO 8601 time, UTC.');
+const Seconds = z.int().min(0);
+
+/** The price of the coin in one vs-currency, with the service's own market cap. */
+export const MarketQuoteSchema = z
+  .object({
+    vsCurrency: z.string().describe('Lowercase currency code, e.g. usd.'),
+    price: z.number().describe('Price of one coin in vsCurrency.'),
+    change24h: z.number().nullable().describe('Price change over 24 h in percent (provider figure).'),
+    volume24h: z.number().nullable().describe('Traded volume over 24 h in vsCurrency (provider figure).'),
+    providerMarketCap: z.number().nullable().describe('Market cap as the provider reports it.'),
+    marketCap: z
+      .number()
+      .nullable()
+      .describe(
+        'The service’s own market cap: price × supply.circulating ÷ 10^8; null before the first block is indexed.',
+      ),
+    providerUpdatedAt: IsoTime.nullable().describe('When the provider last updated the price.'),
+    fetchedAt: IsoTime.describe('When the service fetched this price.'),
+  })
+  .meta({ id: 'MarketQuote' });
+
+/** Cached market data enriched with the chain's circulating supply. */
+export const MarketSchema = z
+  .object({
+    coin: z.string().describe('The provider’s coin id.'),
+    provider: z.string().describe('Where the prices come from (`coingecko`, or `demo` for built-in data).'),
+    demo: z.boolean().describe('True when the figures are the built-in demo provider’s, not real prices.'),
+    lastUpdated: IsoTime.describe('Fetch time of the oldest quote shown.'),
+    ageSeconds: Seconds.describe('Seconds since lastUpdated.'),
+    stale: z.boolean().describe('True when ageSeconds exceeds staleAfterSeconds (the provider is failing).'),
+    staleAfterSeconds: Seconds.describe('Age past which data counts as stale (a multiple of the refresh).'),
+    supply: z
+      .object({
+        height: z.int().describe('Indexed height the circulating supply was read at (-1 before any block).'),
+        blockHash: Hash64.nullable(),
+        circulating: z
+          .int()
+          .describe('Circulating supply in base units (1 coin = 10^8), as /v1/analytics/supply.'),
+      })
+      .describe('The supply figure marketCap is computed from.'),
+    quotes: z.array(MarketQuoteSchema).describe('One quote per configured vs-currency.'),
+  })
+  .meta({ id: 'Market' });
+
+/** Cached market data. */
+export type Market = z.infer<typeof MarketSchema>;
+
+/** Cached price history of one window. */
+export const MarketChartSchema = z
+  .object({
+    coin: z.string(),
+    provider: z.string(),
+    demo: z.boolean(),
+    vsCurrency: z.string(),
+    days: z.int().describe('Window: 1, 7, 30, 90 or 365 days.'),
+    fetchedAt: IsoTime,
+    ageSeconds: Seconds,
+    stale: z.boolean(),
+    staleAfterSeconds: Seconds,
+    points: z
+      .array(z.object({ time: z.int().describe('Unix time in seconds.'), price: z.number() }))
+      .describe('Oldest first. About 5-minute points for 1 day, hourly up to 90 days, daily for 365.'),
+  })
+  .meta({ id: 'MarketChart' });
+
+/** A cached chart window. */
+export type MarketChart = z.infer<typeof MarketChartSchema>;
+
+/** Health of the market-data cache. */
+export const MarketAnalyticsSchema = z
+  .object({
+    provider: z.string().nullable().describe('Configured provider; null before the refresher first ran.'),
+    coin: z.string().nullable(),
+    demo: z.boolean().nullable(),
+    vsCurrencies: z.array(z.string()),
+    refreshIntervalMs: z.int().nullable(),
+    staleAfterSeconds: Seconds.nullable(),
+    stale: z
+      .boolean()
+      .nullable()
+      .describe('Whether /v1/market would answer stale; null when nothing is stored.'),
+    snapshots: z.object({
+      count: z.int(),
+      oldest: IsoTime.nullable(),
+      newest: IsoTime.nullable(),
+    }),
+    charts: z
+      .array(
+        z.object({
+          vsCurrency: z.string(),
+          days: z.int(),
+          fetchedAt: IsoTime,
+          ageSeconds: Seconds,
+          stale: z.boolean(),
+          points: z.int(),
+        }),
+      )
+      .describe('Stored chart windows of the configured provider and coin.'),
+    lastAttemptAt: IsoTime.nullable(),
+    lastSuccessAt: IsoTime.nullable(),
+    lastError: z
+      .object({ at: IsoTime, message: z.string() })
+      .nullable()
+      .describe('The most recent failure (kept after later successes).'),
+    providerReachable: z
+      .boolean()
+      .nullable()
+      .describe('Whether the last attempt succeeded; null before the first attempt.'),
+    consecutiveFailures: z.int(),
+    nextAttemptAt: IsoTime.nullable().describe(
+      'When the refresher tries next (later after failures and 429s).',
+    ),
+  })
+  .meta({ id: 'MarketAnalytics' });
+
+/** Market cache health. */
+export type MarketAnalytics = z.infer<typeof MarketAnalyticsSchema>;
+
+// What a CoinGecko-compatible provider answers. These are not part of the API document; the market
+// refresher parses every provider answer with them, so an answer of another shape is an error, never data.
+
+/** `/simple/price`: coin id → `{ <vs>: price, <vs>_market_cap, <vs>_24h_vol, <vs>_24h_change, last_updated_at }`. */
+export const ProviderSimplePriceSchema = z.record(z.string(), z.record(z.string(), z.number().nullable()));
+
+/** `/coins/{id}/market_chart`: `prices` as `[milliseconds, price]` pairs (other series are ignored). */
+export const ProviderMarketChartSchema = z.object({
+  prices: z.array(z.tuple([z.number().min(0), z.number().min(0)])),
+});

@@ -1,0 +1,76 @@
+import type { KnownLabel, KnownPool } from './schemas/search.js';
+
+/** A block found by height, hash or hash prefix. */
+export interface SearchBlockRow {
+  height: number;
+  hash: string;
+}
+
+/** A transaction found by txid or txid prefix. */
+export interface SearchTxRow {
+  txid: string;
+  blockHeight: number;
+}
+
+/** What the database knows about an address that was searched for. */
+export interface SearchAddressRow {
+  address: string;
+  /** An indexed transaction touches it (it has a row in `addresses`). */
+  seen: boolean;
+  /** Its known label, if any. */
+  label: string | null;
+  /** Blocks whose reward it received (from `miner_stats`); null when it never mined. */
+  minerBlocks: number | null;
+}
+
+/** An address found by prefix, with its known label. */
+export interface SuggestAddressRow {
+  address: string;
+  label: string | null;
+}
+
+/** A pool found by id or name (exact or prefix), including the `unknown` pool when blocks attribute to it. */
+export interface SearchPoolRow {
+  id: string;
+  name: string;
+  /** Blocks attributed to the pool (0 when none). */
+  blocks: number;
+}
+
+/** An address whose known label matched the query. */
+export interface SearchLabelRow {
+  address: string;
+  label: string;
+  kind: string;
+}
+
+/**
+ * The reads of /v1/search, /v1/search/suggest and /v1/known-addresses. `@explorer/db` implements it
+ * (`createSearchStore`); it is meant to be merged into `Store`.
+ */
+export interface SearchStore {
+  /** The indexed blocks among `heights`, ascending. */
+  searchBlocksAtHeights(heights: readonly number[]): Promise<SearchBlockRow[]>;
+  /** The block with this hash (lowercase hex), if indexed. */
+  searchBlockByHash(hash: string): Promise<SearchBlockRow | null>;
+  /** The transaction with this txid (lowercase hex), if indexed. */
+  searchTx(txid: string): Promise<SearchTxRow | null>;
+  /** One row per given address (same order), saying whether it is seen, labelled, a miner. */
+  searchAddresses(addresses: readonly string[]): Promise<SearchAddressRow[]>;
+  /** Pools whose id or name equals `text` case-insensitively (plus `unknown` when it has blocks). */
+  searchPools(text: string): Promise<SearchPoolRow[]>;
+  /** Addresses whose label equals `text` case-insensitively, at most `limit`, by address. */
+  searchLabels(text: string, limit: number): Promise<SearchLabelRow[]>;
+  /** Blocks whose hash starts with `prefix` (lowercase hex), in hash order. */
+  suggestBlocks(prefix: string, limit: number): Promise<SearchBlockRow[]>;
+  /** Transactions whose txid starts with `prefix` (lowercase hex), in txid order. */
+  suggestTxs(prefix: string, limit: number): Promise<SearchTxRow[]>;
+  /** Addresses starting with `prefix` (case-sensitive), in byte order. */
+  suggestAddresses(prefix: string, limit: number): Promise<SuggestAddressRow[]>;
+  /** Pools whose id or name starts with `prefix` case-insensitively, by name. */
+  suggestPools(prefix: string, limit: number): Promise<SearchPoolRow[]>;
+  /** Every known label, with the pool name when it names a pool. */
+  knownLabels(): Promise<KnownLabel[]>;
+  /** Every pool definition. */
+  knownPools(): Promise<KnownPool[]>;
+}

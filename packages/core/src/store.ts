@@ -1,0 +1,127 @@
+import type { PageRequest } from './pagination/params.js';
+import type {
+  AddressSummary,
+  AddressTx,
+  BalancePoint,
+  FlowRow,
+  FlowSummary,
+  Utxo,
+} from './schemas/address.js';
+import type { Network, PoolAnalytics, Pouw, Supply } from './schemas/analytics.js';
+import type { Block, Certificate, Input, Output } from './schemas/block.js';
+import type { DailyBlocks, Miner, PayoutOutput, Pool, PoolShare, PoolWindow } from './schemas/mining.js';
+import type { Tx, TxFlow, TxWithCounterparties } from './schemas/tx.js';
+import type { MarketStore } from './store-market.js';
+import type { SearchStore } from './store-search.js';
+
+/** A block addressed by height or by hash. */
+export type BlockRef = { height: number } | { hash: string };
+
+/** The indexed tips and the time of the tip block. */
+export interface TipInfo {
+  height: number;
+  hash: string | null;
+  txHeight: number;
+  /** Block time of the tip; null before the first block. */
+  time: number | null;
+}
+
+/** What the indexer last recorded about itself. */
+export interface IndexerStateInfo {
+  state: string;
+  error: string | null;
+  tipHeight: number;
+  tipHash: string | null;
+  txTipHeight: number;
+  nodeHeight: number | null;
+  reorgs: number;
+  lastReorgDepth: number | null;
+  lastReorgAt: string | null;
+  updatedAt: string;
+}
+
+// Records leave out what depends on the moment of the request (confirmations); handlers add it from meta.
+/** A block without its confirmations. */
+export type BlockRecord = Omit<Block, 'confirmations'>;
+/** A transaction without its confirmations. */
+export type TxRecord = Omit<Tx, 'confirmations'>;
+/** A recent transaction without its confirmations. */
+export type TxWithCounterpartiesRecord = Omit<TxWithCounterparties, 'confirmations'>;
+/** An address transaction without its confirmations. */
+export type AddressTxRecord = Omit<AddressTx, 'confirmations'>;
+/** A UTXO without its confirmations. */
+export type UtxoRecord = Omit<Utxo, 'confirmations'>;
+
+/**
+ * Everything the handlers read. `@explorer/db` implements it over SQL; list methods return up to
+ * `limit + 1` rows after the keyset position (or offset) of the page request.
+ */
+export interface Store extends SearchStore, MarketStore {
+  /** The indexed tips. */
+  tip(): Promise<TipInfo>;
+  /** A trivial round trip, to measure database latency. */
+  ping(): Promise<void>;
+  /** The indexer's recorded state. */
+  indexerState(): Promise<IndexerStateInfo>;
+  /** Hash of the indexed block at a height (null above the tip): what cursors' reorg guards compare with. */
+  blockHashAt(height: number): Promise<string | null>;
+
+  getBlock(ref: BlockRef): Promise<BlockRecord | null>;
+  /** Newest first; key [height]. */
+  listBlocks(page: PageRequest): Promise<BlockRecord[]>;
+  getCertificate(ref: BlockRef, includeProof: boolean): Promise<Certificate | null>;
+  coinbaseOutputs(height: number): Promise<Output[]>;
+  /** Block order; key [blockIndex, vout]. */
+  listBlockOutputs(height: number, page: PageRequest): Promise<Output[]>;
+  getBlockRaw(ref: BlockRef): Promise<unknown | null>;
+  /** Block order; key [blockIndex]. */
+  listBlockTxs(height: number, page: PageRequest): Promise<TxRecord[]>;
+
+  /** Newest first; key [height, blockIndex]. */
+  listTxs(page: PageRequest): Promise<TxWithCounterpartiesRecord[]>;
+  getTx(txid: string): Promise<TxRecord | null>;
+  getTxFlow(txid: string): Promise<TxFlow | null>;
+  /** Key [vin]. */
+  listTxInputs(txid: string, page: PageRequest): Promise<Input[]>;
+  /** Key [vout]. */
+  listTxOutputs(txid: string, page: PageRequest): Promise<Output[]>;
+  getTxRaw(txid: string): Promise<unknown | null>;
+
+  /** Totals of an address; an address never seen gets zeros and `seen: false`. */
+  getAddress(address: string): Promise<AddressSummary>;
+  /** Newest first; key [height, blockIndex]. */
+  listAddressTxs(address: string, page: PageRequest): Promise<AddressTxRecord[]>;
+  /** Newest first; key [height, blockIndex, vout]. */
+  listAddressUtxos(address: string, page: PageRequest): Promise<UtxoRecord[]>;
+  /** One point per UTC day with activity, oldest first. */
+  balanceHistory(address: string): Promise<BalancePoint[]>;
+  /** Totals and windows measured back from `now` (unix seconds). */
+  flowSummary(address: string, now: number): Promise<FlowSummary>;
+  /** Newest first; key [height, blockIndex]. */
+  listAddressFlows(address: string, page: PageRequest): Promise<FlowRow[]>;
+
+  /** Most blocks first; key [blocks, address]. */
+  listTopMiners(page: PageRequest): Promise<Miner[]>;
+  /** A payout address's mining totals (zeros and `seen: false` when it mined nothing). */
+  getMiner(address: string): Promise<Miner>;
+  /** Blocks a payout address mined, newest first; key [height]. */
+  listMinerBlocks(address: string, page: PageRequest): Promise<BlockRecord[]>;
+  /** Blocks per UTC day for a payout address, oldest first. */
+  minerBlocksOverTime(address: string): Promise<DailyBlocks[]>;
+  /** Pool shares over a window ending at the tip, most blocks first. */
+  poolShares(window: PoolWindow, limit: number): Promise<{ blocks: number; pools: PoolShare[] }>;
+  /** A pool by id; null when it is neither defined nor has blocks. */
+  getPool(poolId: string): Promise<Pool | null>;
+  /** Blocks per UTC day for a pool, oldest first. */
+  poolBlocksOverTime(poolId: string): Promise<DailyBlocks[]>;
+  /** Coinbase outputs of a pool's blocks, newest first; key [height, vout]. */
+  listPoolPayoutOutputs(poolId: string, page: PageRequest): Promise<PayoutOutput[]>;
+  /** Tip difficulty and hashrate windows (node figures are added by the handler). */
+  network(): Promise<Pick<Network, 'height' | 'tipTime' | 'difficulty' | 'hashrate'>>;
+  /** Certificate analytics. */
+  pouw(): Promise<Pouw>;
+  /** Supply at the tip. */
+  supply(): Promise<Supply>;
+  /** Pool share windows and the daily difficulty/hashrate overlay. */
+  poolAnalytics(): Promise<PoolAnalytics>;
+}

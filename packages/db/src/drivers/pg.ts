@@ -1,0 +1,157 @@
+import pg from 'pg';
+import { type AdvisoryLock, parseInt8, type Sql, toDatabaseError } from '../sql.js';
+
+/** Options of the node-postgres driver. */
+export interface PgOptions {
+  connectionString: string;
+  /** Schema to use as search_path (tests isolate themselves this way). */
+  schema?: string;
+  /** Pool size (default 10). */
+  max?: number;
+  /** Milliseconds a statement may run before the server cancels it (0 = no limit). */
+  statementTimeoutMs?: number;
+  /** Milliseconds to wait for a connection. */
+  connectionTimeoutMs?: number;
+  /** Application name shown in pg_stat_activity. */
+  applicationName?: string;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const BYTEA = 17;
+
+const typeParsers = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === INT8) return (v: string) => parseInt8(v);
+    if (oid === NUMERIC) return (v: string) => v;
+    if (oid === BYTEA) {
+      const parse = pg.types.getTypeParser(oid, 'text') as (v: string) => Buffer;
+      return (v: string) => new Uint8Array(parse(v));
+    }
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+function clientSql(client: pg.PoolClient): Sql {
+  const self: Sql = {
+    driver: 'pg',
+    async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
+      try {
+        const r = await client.query({ text, values: params as unknown[] });
+        return r.rows as T[];
+      } catch (err) {
+        throw toDatabaseError(err, name);
+      }
+    },
+    async exec(script: string, name?: string) {
+      try {
+        await client.query(script);
+      } catch (err) {
+        throw toDatabaseError(err, name);
+      }
+    },
+    transaction: (fn) => fn(self),
+    tryAdvisoryLock: () =>
+      Promise.reject(new Error('advisory locks are taken on the pool, not inside a transaction')),
+    close: async () => {},
+  };
+  return self;
+}
+
+/**
+ * Opens a node-postgres pool behind the Sql interface.
+ * @example const sql = createPgSql({ connectionString: process.env.DATABASE_URL! })
+ */
+export function createPgSql(opts: PgOptions): Sql {
+  const options: string[] = [];
+  if (opts.schema) options.push(`-c search_path=${opts.schema}`);
+  if (opts.statementTimeoutMs) options.push(`-c statement_timeout=${opts.statementTimeoutMs}`);
+  const pool = new pg.Pool({
+    connectionString: opts.connectionString,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: opts.applicationName ?? 'explorer',
+    options: options.length ? options.join(' ') : undefined,
+    types: typeParsers,
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  return {
+    driver: 'pg',
+    async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
+      try {
+        const r = await pool.query({ text, values: params as unknown[] });
+        return r.rows as T[];
+      } catch (err) {
+        throw toDatabaseError(err, name);
+      }
+    },
+    async exec(script: string, name?: string) {
+      try {
+        await pool.query(script);
+      } catch (err) {
+        throw toDatabaseError(err, name);
+      }
+    },
+    async transaction(fn) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw toDatabaseError(err, 'transaction.connect');
+      }
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const result = await fn(clientSql(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        throw toDatabaseError(err, (err as { queryName?: string }).queryName);
+      } finally {
+        client.release(broken);
+      }
+    },
+    async tryAdvisoryLock(key: number): Promise<AdvisoryLock | null> {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw toDatabaseError(err, 'advisory-lock.connect');
+      }
+      try {
+        const r = await client.query<{ ok: boolean }>(
+          'SELECT pg_try_advisory_lock(hashtext(current_schema()), $1) AS ok',
+          [key],
+        );
+        if (!r.rows[0]?.ok) {
+          client.release();
+          return null;
+        }
+      } catch (err) {
+        client.release(true);
+        throw toDatabaseError(err, 'advisory-lock.take');
+      }
+      let released = false;
+      return {
+        async release() {
+          if (released) return;
+          released = true;
+          try {
+            await client.query('SELECT pg_advisory_unlock(hashtext(current_schema()), $1)', [key]);
+            client.release();
+          } catch {
+            client.release(true);
+          }
+        },
+      };
+    },
+    close: () => pool.end(),
+  };
+}

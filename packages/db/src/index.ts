@@ -1,0 +1,16 @@
+export { createPgSql, type PgOptions } from './drivers/pg.js';
+export { createPgliteSql, type PgliteOptions } from './drivers/pglite.js';
+export { type MigrateResult, migrate } from './migrate.js';
+export { type Migration, migrations } from './migrations/index.js';
+export { type DatabaseConfig, openDatabase } from './open.js';
+export { type BulkColumn, bulkInsert } from './queries/bulk.js';
+export { canonicalDump, checkInvariants, type InvariantViolation } from './queries/checks.js';
+export * from './queries/ingest.js';
+export * from './queries/keys.js';
+export * from './queries/market.js';
+export { type RollbackResult, rebuildDays, rollbackTo } from './queries/rollback.js';
+export * from './queries/state.js';
+export { type AdvisoryLock, DatabaseError, parseInt8, type Row, type Sql, toDatabaseError } from './sql.js';
+export { createSqlStore, feeRate } from './store.js';
+export { marketStoreMethods } from './store-market.js';
+export { createSearchStore } from './store-search.js';

@@ -1,0 +1,19 @@
+import { chainSchema } from './001-chain.js';
+import { analyticsIndexes } from './002-analytics.js';
+import { apiKeysSchema } from './003-api-keys.js';
+import { marketSchema } from './004-market.js';
+
+/** One versioned schema change. Versions only ever grow; an applied migration is never edited. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Every migration of the schema, in order. */
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'chain', sql: chainSchema },
+  { version: 2, name: 'analytics-indexes', sql: analyticsIndexes },
+  { version: 3, name: 'api-keys', sql: apiKeysSchema },
+  { version: 4, name: 'market', sql: marketSchema },
+];

@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import { createPgSql } from './drivers/pg.js';
+import { createPgliteSql } from './drivers/pglite.js';
+import { migrate } from './migrate.js';
+import type { Sql } from './sql.js';
+
+/** How to reach the database: a PostgreSQL URL, or the embedded PGlite directory. */
+export interface DatabaseConfig {
+  /** PostgreSQL connection string; absent → embedded PGlite. */
+  url?: string;
+  /** Data directory of the embedded database (default ./.explorer); `memory://` keeps it in memory. */
+  dataDir?: string;
+  /** Schema to use (search_path). */
+  schema?: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+  /** Per-statement timeout in milliseconds (PostgreSQL). */
+  statementTimeoutMs?: number;
+  /** Connection timeout in milliseconds (PostgreSQL). */
+  connectionTimeoutMs?: number;
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean;
+  /** Application name reported to PostgreSQL. */
+  applicationName?: string;
+}
+
+/**
+ * Opens the configured database and brings its schema up to date.
+ * @example const sql = await openDatabase({ url: process.env.DATABASE_URL })
+ */
+export async function openDatabase(config: DatabaseConfig = {}): Promise<Sql> {
+  const sql = config.url
+    ? createPgSql({
+        connectionString: config.url,
+        schema: config.schema,
+        max: config.poolSize,
+        statementTimeoutMs: config.statementTimeoutMs,
+        connectionTimeoutMs: config.connectionTimeoutMs,
+        applicationName: config.applicationName,
+      })
+    : await createPgliteSql({
+        dataDir: config.dataDir === 'memory://' ? undefined : join(config.dataDir ?? '.explorer', 'pgdata'),
+        schema: config.schema,
+      });
+  if (config.migrate !== false) {
+    try {
+      await migrate(sql);
+    } catch (err) {
+      await sql.close().catch(() => {});
+      throw err;
+    }
+  }
+  return sql;
+}

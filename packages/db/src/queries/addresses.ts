@@ -1,0 +1,172 @@
+import type { Sql } from '../sql.js';
+import { keyset, type Page } from './keyset.js';
+import { TX_COLUMNS, type TxQueryRow } from './txs.js';
+
+/** An address row with its label. */
+export interface AddressQueryRow {
+  address: string;
+  balance: number;
+  received: number;
+  sent: number;
+  tx_count: number;
+  utxo_count: number;
+  first_seen_height: number;
+  first_seen_time: number;
+  last_seen_height: number;
+  last_seen_time: number;
+}
+
+/** The totals of one address. */
+export async function selectAddress(sql: Sql, address: string): Promise<AddressQueryRow | null> {
+  const [row] = await sql.query<AddressQueryRow>(
+    'SELECT * FROM addresses WHERE address = $1',
+    [address],
+    'addresses.one',
+  );
+  return row ?? null;
+}
+
+/** The label of one address. */
+export async function selectLabel(
+  sql: Sql,
+  address: string,
+): Promise<{ label: string; kind: string } | null> {
+  const [row] = await sql.query<{ label: string; kind: string }>(
+    'SELECT label, kind FROM known_labels WHERE address = $1',
+    [address],
+    'labels.one',
+  );
+  return row ?? null;
+}
+
+/** A transaction of an address with what it did to the address. */
+export interface AddressTxQueryRow extends TxQueryRow {
+  received: number;
+  sent: number;
+  balance: number;
+}
+
+/** Transactions of an address, newest first. */
+export function selectAddressTxs(sql: Sql, address: string, page: Page): Promise<AddressTxQueryRow[]> {
+  const params: unknown[] = [address];
+  const k = keyset(page, ['a.block_height', 'a.block_index'], 'desc', params);
+  return sql.query<AddressTxQueryRow>(
+    `SELECT ${TX_COLUMNS}, a.received, a.sent, a.balance
+     FROM address_txs a
+     JOIN txs t ON t.block_height = a.block_height AND t.block_index = a.block_index
+     JOIN blocks b ON b.height = a.block_height
+     WHERE a.address = $1 AND ${k.where} ${k.tail}`,
+    params,
+    'addresses.txs',
+  );
+}
+
+/** A history row of an address. */
+export interface FlowQueryRow {
+  txid: string;
+  block_height: number;
+  block_hash: string;
+  block_index: number;
+  block_time: number;
+  received: number;
+  sent: number;
+  balance: number;
+}
+
+/** History rows of an address, newest first. */
+export function selectAddressFlows(sql: Sql, address: string, page: Page): Promise<FlowQueryRow[]> {
+  const params: unknown[] = [address];
+  const k = keyset(page, ['a.block_height', 'a.block_index'], 'desc', params);
+  return sql.query<FlowQueryRow>(
+    `SELECT a.txid, a.block_height, b.hash AS block_hash, a.block_index, a.block_time, a.received, a.sent, a.balance
+     FROM address_txs a JOIN blocks b ON b.height = a.block_height WHERE a.address = $1 AND ${k.where} ${k.tail}`,
+    params,
+    'addresses.flows',
+  );
+}
+
+/** An unspent output of an address. */
+export interface UtxoQueryRow {
+  txid: string;
+  vout: number;
+  value: number;
+  block_height: number;
+  block_hash: string;
+  block_index: number;
+  time: number;
+  script_type: string;
+  script_hex: string;
+  is_coinbase: boolean;
+}
+
+/** Unspent outputs of an address, newest first (served by the partial index on unspent outputs). */
+export function selectAddressUtxos(sql: Sql, address: string, page: Page): Promise<UtxoQueryRow[]> {
+  const params: unknown[] = [address];
+  const k = keyset(page, ['o.block_height', 'o.block_index', 'o.vout'], 'desc', params);
+  return sql.query<UtxoQueryRow>(
+    `SELECT o.txid, o.vout, o.value, o.block_height, b.hash AS block_hash, o.block_index, b.time, o.script_type,
+            o.script_hex, o.is_coinbase
+     FROM outputs o JOIN blocks b ON b.height = o.block_height
+     WHERE o.address = $1 AND o.spent_txid IS NULL AND ${k.where} ${k.tail}`,
+    params,
+    'addresses.utxos',
+  );
+}
+
+/** One day of an address's activity. */
+export interface BalanceDayRow {
+  day: number;
+  height: number;
+  time: number;
+  balance: number;
+  received: number;
+  sent: number;
+  tx_count: number;
+}
+
+/** The balance at the end of each UTC day with activity, oldest first. */
+export function selectBalanceHistory(sql: Sql, address: string): Promise<BalanceDayRow[]> {
+  return sql.query<BalanceDayRow>(
+    `SELECT (block_time / 86400)::int4 AS day, max(block_height) AS height, max(block_time) AS time,
+            (array_agg(balance ORDER BY block_height DESC, block_index DESC))[1] AS balance,
+            sum(received)::int8 AS received, sum(sent)::int8 AS sent, count(*)::int4 AS tx_count
+     FROM address_txs WHERE address = $1 GROUP BY 1 ORDER BY 1`,
+    [address],
+    'addresses.balance-history',
+  );
+}
+
+/** Flow totals of an address over three windows ending at `now`. */
+export interface FlowWindowsRow {
+  receiving: number;
+  spending: number;
+  in_24h: number;
+  out_24h: number;
+  n_24h: number;
+  in_7d: number;
+  out_7d: number;
+  n_7d: number;
+  in_30d: number;
+  out_30d: number;
+  n_30d: number;
+}
+
+/** Counts receiving/spending transactions and sums the 24 h, 7 d and 30 d windows before `now`. */
+export async function selectFlowWindows(sql: Sql, address: string, now: number): Promise<FlowWindowsRow> {
+  const [row] = await sql.query<FlowWindowsRow>(
+    `SELECT count(*) FILTER (WHERE received > 0)::int4 AS receiving, count(*) FILTER (WHERE sent > 0)::int4 AS spending,
+            COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 86400), 0)::int8 AS in_24h,
+            COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 86400), 0)::int8 AS out_24h,
+            count(*) FILTER (WHERE block_time > $2::int8 - 86400)::int4 AS n_24h,
+            COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 604800), 0)::int8 AS in_7d,
+            COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 604800), 0)::int8 AS out_7d,
+            count(*) FILTER (WHERE block_time > $2::int8 - 604800)::int4 AS n_7d,
+            COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 2592000), 0)::int8 AS in_30d,
+            COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 2592000), 0)::int8 AS out_30d,
+            count(*) FILTER (WHERE block_time > $2::int8 - 2592000)::int4 AS n_30d
+     FROM address_txs WHERE address = $1`,
+    [address, now],
+    'addresses.flow-windows',
+  );
+  return row!;
+}

@@ -1,0 +1,169 @@
+import type { Sql } from '../sql.js';
+import { bulkInsert } from './bulk.js';
+
+/** The indexer's row as stored. */
+export interface IndexerStateRow {
+  tip_height: number;
+  tip_hash: string | null;
+  tx_tip_height: number;
+  node_height: number | null;
+  status: string;
+  error: string | null;
+  definitions_hash: string | null;
+  reorgs: number;
+  last_reorg_depth: number | null;
+  last_reorg_at: Date | string | null;
+  started_at: Date | string | null;
+  updated_at: Date | string;
+}
+
+/** Reads the indexer's state row. */
+export async function readIndexerState(sql: Sql): Promise<IndexerStateRow> {
+  const [row] = await sql.query<IndexerStateRow>(
+    'SELECT * FROM indexer_state WHERE id = 1',
+    [],
+    'state.read',
+  );
+  if (!row) throw new Error('indexer_state has no row: the schema was not migrated');
+  return row;
+}
+
+/** Records what the indexer is doing, for /v1/status in any process. */
+export async function writeIndexerStatus(
+  sql: Sql,
+  s: { status: string; error?: string | null; nodeHeight?: number | null; started?: boolean },
+): Promise<void> {
+  await sql.query(
+    `UPDATE indexer_state SET status = $1, error = $2, node_height = COALESCE($3, node_height),
+       started_at = CASE WHEN $4 THEN now() ELSE started_at END, updated_at = now() WHERE id = 1`,
+    [s.status, s.error ?? null, s.nodeHeight ?? null, s.started === true],
+    'state.write-status',
+  );
+}
+
+/** Hashes of the indexed blocks at the given heights (for finding a fork point). */
+export async function blockHashesAt(sql: Sql, heights: number[]): Promise<Map<number, string>> {
+  const rows = await sql.query<{ height: number; hash: string }>(
+    'SELECT height, hash FROM blocks WHERE height = ANY($1::int4[])',
+    [heights],
+    'state.block-hashes',
+  );
+  return new Map(rows.map((r) => [r.height, r.hash]));
+}
+
+/** A pool definition row. */
+export interface PoolRow {
+  id: string;
+  sourceId: number | null;
+  name: string;
+  link: string | null;
+  tags: string[];
+  addresses: string[];
+}
+
+/** A known label row. */
+export interface LabelRow {
+  address: string;
+  label: string;
+  kind: string;
+  poolId: string | null;
+}
+
+/** Replaces the stored pool definitions and labels with the given ones. */
+export async function replaceDefinitions(
+  tx: Sql,
+  pools: PoolRow[],
+  labels: LabelRow[],
+  hash: string,
+): Promise<void> {
+  await tx.query('DELETE FROM pools', [], 'definitions.clear-pools');
+  await tx.query('DELETE FROM known_labels', [], 'definitions.clear-labels');
+  // text[] columns cannot ride inside unnest of a 2-D array, so pools go one statement each (dozens of rows).
+  for (const p of pools) {
+    await tx.query(
+      'INSERT INTO pools (id, source_id, name, link, tags, addresses) VALUES ($1, $2, $3, $4, $5::text[], $6::text[])',
+      [p.id, p.sourceId, p.name, p.link, p.tags, p.addresses],
+      'definitions.insert-pool',
+    );
+  }
+  const seen = new Set<string>();
+  const unique = labels.filter((l) => !seen.has(l.address) && seen.add(l.address));
+  await bulkInsert(
+    tx,
+    'definitions.insert-labels',
+    'known_labels',
+    [
+      ['address', 'text'],
+      ['label', 'text'],
+      ['kind', 'text'],
+      ['pool_id', 'text'],
+    ],
+    unique.map((l) => [l.address, l.label, l.kind, l.poolId]),
+  );
+  await tx.query(
+    'UPDATE indexer_state SET definitions_hash = $1 WHERE id = 1',
+    [hash],
+    'definitions.set-hash',
+  );
+}
+
+/**
+ * Re-applies pool attribution to every indexed block and rebuilds the per-pool totals and daily rollups
+ * from the blocks: what a changed pool list needs, without re-indexing transactions.
+ * Returns the number of blocks whose pool changed.
+ */
+export async function reattributePools(
+  tx: Sql,
+  attribute: (coinbaseHex: string, payouts: string[]) => string,
+): Promise<number> {
+  let changed = 0;
+  const step = 5_000;
+  const [range] = await tx.query<{ lo: number | null; hi: number | null }>(
+    'SELECT min(height) AS lo, max(height) AS hi FROM blocks',
+    [],
+    'reattribute.range',
+  );
+  if (range?.lo == null || range.hi == null) return 0;
+  for (let from = range.lo; from <= range.hi; from += step) {
+    const rows = await tx.query<{
+      height: number;
+      coinbase_hex: string;
+      pool_id: string;
+      payouts: string[] | null;
+    }>(
+      `SELECT b.height, b.coinbase_hex, b.pool_id,
+              array_agg(o.address ORDER BY o.vout) FILTER (WHERE o.address IS NOT NULL) AS payouts
+       FROM blocks b LEFT JOIN outputs o ON o.block_height = b.height AND o.block_index = 0
+       WHERE b.height >= $1 AND b.height < $2 GROUP BY b.height`,
+      [from, from + step],
+      'reattribute.read',
+    );
+    const updates = rows
+      .map((r) => ({ height: r.height, old: r.pool_id, pool: attribute(r.coinbase_hex, r.payouts ?? []) }))
+      .filter((u) => u.pool !== u.old);
+    if (updates.length > 0) {
+      await tx.query(
+        `UPDATE blocks b SET pool_id = u.pool FROM unnest($1::int4[], $2::text[]) AS u(height, pool) WHERE b.height = u.height`,
+        [updates.map((u) => u.height), updates.map((u) => u.pool)],
+        'reattribute.update',
+      );
+      changed += updates.length;
+    }
+  }
+  if (changed > 0) {
+    await tx.query('DELETE FROM pool_stats', [], 'reattribute.clear-pool-stats');
+    await tx.query(
+      `INSERT INTO pool_stats SELECT pool_id, count(*)::int4, sum(reward)::int8, min(height), max(height)
+       FROM blocks GROUP BY pool_id`,
+      [],
+      'reattribute.pool-stats',
+    );
+    await tx.query('DELETE FROM daily_pool_blocks', [], 'reattribute.clear-daily-pools');
+    await tx.query(
+      `INSERT INTO daily_pool_blocks SELECT day, pool_id, count(*)::int4, sum(reward)::int8 FROM blocks GROUP BY day, pool_id`,
+      [],
+      'reattribute.daily-pools',
+    );
+  }
+  return changed;
+}

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from './migrate.js';
+import type { Migration } from './migrations/index.js';
+import { DatabaseError } from './sql.js';
+import { openTestDatabase, pgSkipReason, type TestDatabase, testDrivers } from './testing.js';
+
+const reason = pgSkipReason();
+if (reason) console.log(`[db] ${reason}`);
+
+describe.each(testDrivers())('Sql on %s', (driver) => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await openTestDatabase(driver);
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('normalises result types the same way on both drivers', async () => {
+    const [row] = await db.sql.query(
+      `SELECT 12::int8 AS i8, 7::int4 AS i4, (2^40)::int8 AS big, sum(x)::numeric AS total,
+              '\\x0102ff'::bytea AS bytes, 1.5::float8 AS f, '{"a":[1,2]}'::json AS j, true AS b, NULL::text AS n
+       FROM (VALUES (9007199254740991::int8), (10::int8)) t(x)`,
+    );
+    expect(row).toEqual({
+      i8: 12,
+      i4: 7,
+      big: 2 ** 40,
+      total: '9007199254741001',
+      bytes: new Uint8Array([1, 2, 255]),
+      f: 1.5,
+      j: { a: [1, 2] },
+      b: true,
+      n: null,
+    });
+  });
+
+  it('refuses an int8 past 2^53 instead of rounding it', async () => {
+    await expect(db.sql.query('SELECT 9007199254740993::int8 AS x')).rejects.toThrow(/does not fit/);
+  });
+
+  it('passes array parameters for bulk statements', async () => {
+    const rows = await db.sql.query<{ a: string; b: number }>(
+      'SELECT * FROM unnest($1::text[], $2::int8[]) AS t(a, b) ORDER BY b',
+      [
+        ['x', 'y'],
+        [2, 1],
+      ],
+    );
+    expect(rows).toEqual([
+      { a: 'y', b: 1 },
+      { a: 'x', b: 2 },
+    ]);
+  });
+
+  it('commits a transaction and rolls back a failed one', async () => {
+    await db.sql.exec('CREATE TABLE tx_probe (v int PRIMARY KEY)');
+    await db.sql.transaction(async (tx) => {
+      await tx.query('INSERT INTO tx_probe VALUES (1)');
+      await tx.transaction((inner) => inner.query('INSERT INTO tx_probe VALUES (2)'));
+    });
+    await expect(
+      db.sql.transaction(async (tx) => {
+        await tx.query('INSERT INTO tx_probe VALUES (3)');
+        await tx.query('INSERT INTO tx_probe VALUES (1)', [], 'probe.duplicate');
+      }),
+    ).rejects.toThrow(DatabaseError);
+    const rows = await db.sql.query<{ v: number }>('SELECT v FROM tx_probe ORDER BY v');
+    expect(rows.map((r) => r.v)).toEqual([1, 2]);
+  });
+
+  it('names the query and keeps the SQLSTATE in errors', async () => {
+    const err = await db.sql.query('SELECT * FROM no_such_table', [], 'probe.missing').catch((e) => e);
+    expect(err).toBeInstanceOf(DatabaseError);
+    expect(err.queryName).toBe('probe.missing');
+    expect(err.code).toBe('42P01');
+    expect(err.message).toMatch(/^probe\.missing: /);
+  });
+
+  it('applies migrations once and records them', async () => {
+    const again = await migrate(db.sql);
+    expect(again.applied).toEqual([]);
+    expect(again.current).toBeGreaterThanOrEqual(1);
+    const tables = await db.sql.query<{ t: string }>(
+      `SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`,
+    );
+    expect(tables.map((r) => r.t)).toEqual(
+      expect.arrayContaining([
+        'blocks',
+        'txs',
+        'outputs',
+        'inputs',
+        'address_txs',
+        'addresses',
+        'indexer_state',
+      ]),
+    );
+  });
+
+  it('leaves the database as it was when a migration fails', async () => {
+    const broken: Migration[] = [
+      { version: 9001, name: 'ok', sql: 'CREATE TABLE m_ok (x int)' },
+      { version: 9002, name: 'broken', sql: 'CREATE TABLE m_half (x int); SELECT no_such_function()' },
+    ];
+    await expect(migrate(db.sql, broken)).rejects.toThrow(/migration\.9002\.broken/);
+    const [half] = await db.sql.query(`SELECT to_regclass('m_half') AS r`);
+    expect(half?.r).toBeNull();
+    const recorded = await db.sql.query<{ version: number }>(
+      'SELECT version FROM schema_migrations WHERE version > 9000 ORDER BY 1',
+    );
+    expect(recorded.map((r) => r.version)).toEqual([9001]);
+  });
+
+  it('serves keyset and prefix queries from indexes', async () => {
+    const plan = async (q: string, params: unknown[]) => {
+      await db.sql.query('SET enable_seqscan = off');
+      const rows = await db.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q}`, params);
+      await db.sql.query('SET enable_seqscan = on');
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    };
+    expect(await plan(`SELECT txid FROM txs WHERE txid LIKE $1 ORDER BY txid LIMIT 10`, ['ab%'])).toMatch(
+      /Index/,
+    );
+    expect(
+      await plan(
+        `SELECT * FROM address_txs WHERE address = $1 AND (block_height, block_index) < ($2, $3)
+         ORDER BY block_height DESC, block_index DESC LIMIT 21`,
+        ['x', 10, 0],
+      ),
+    ).toMatch(/Index Scan Backward using address_txs_pkey/);
+  });
+});

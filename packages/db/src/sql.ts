@@ -1,0 +1,70 @@
+/** A row as the drivers return it: int8 → number, numeric → string, bytea → Uint8Array, json → parsed value. */
+export type Row = Record<string, unknown>;
+
+/** The one database interface every package writes SQL through; both drivers implement it. */
+export interface Sql {
+  /** Which driver serves this connection. */
+  readonly driver: 'pg' | 'pglite';
+  /**
+   * Runs one statement. `name` labels it in logs and errors (every query in `queries/` carries one).
+   * @example const rows = await sql.query<{ height: number }>('SELECT height FROM blocks LIMIT 1', [], 'blocks.any')
+   */
+  query<T = Row>(text: string, params?: readonly unknown[], name?: string): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(script: string, name?: string): Promise<void>;
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Nested calls join the outer one. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Takes a session-level advisory lock on a connection of its own and keeps it until released; null when
+   * another session holds it. This is what stops a second indexer from writing.
+   */
+  tryAdvisoryLock(key: number): Promise<AdvisoryLock | null>;
+  /** Releases the connections (or closes the embedded database). */
+  close(): Promise<void>;
+}
+
+/** A held advisory lock. */
+export interface AdvisoryLock {
+  release(): Promise<void>;
+}
+
+/** A database failure translated at the boundary: carries the query name and the server's SQLSTATE. */
+export class DatabaseError extends Error {
+  override readonly name = 'DatabaseError';
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly queryName: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** True when the failure means the database could not be reached, rather than a bad statement. */
+  get unavailable(): boolean {
+    return (
+      this.code === undefined || this.code.startsWith('08') || this.code === '57P01' || this.code === '57P03'
+    );
+  }
+
+  /** True when the statement was cancelled by the statement timeout. */
+  get timedOut(): boolean {
+    return this.code === '57014';
+  }
+}
+
+/** Wraps any driver error as a DatabaseError naming the query. */
+export function toDatabaseError(err: unknown, queryName: string | undefined): DatabaseError {
+  if (err instanceof DatabaseError) return err;
+  const e = err as { message?: string; code?: string };
+  const code = typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined;
+  const label = queryName ? `${queryName}: ` : '';
+  return new DatabaseError(`${label}${e?.message ?? String(err)}`, code, queryName, { cause: err });
+}
+
+/** Parses an int8 value as a JS number; values past 2^53 are refused rather than silently rounded. */
+export function parseInt8(value: string | number | bigint): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${String(value)} does not fit a JS number`);
+  return n;
+}

@@ -1,0 +1,390 @@
+import type {
+  AddressSummary,
+  Certificate,
+  FlowSummary,
+  IndexerStateInfo,
+  Input,
+  Output,
+  Store,
+  TxFlow,
+  TxRecord,
+  TxWithCounterpartiesRecord,
+} from '@explorer/core';
+import { toBlock } from './mappers.js';
+import {
+  selectAddress,
+  selectAddressFlows,
+  selectAddressTxs,
+  selectAddressUtxos,
+  selectBalanceHistory,
+  selectFlowWindows,
+  selectLabel,
+} from './queries/addresses.js';
+import { selectBlock, selectBlockRaw, selectBlocks, selectCertificate } from './queries/blocks.js';
+import { blockHashesAt, readIndexerState } from './queries/state.js';
+import {
+  type InputQueryRow,
+  type OutputQueryRow,
+  type SideRow,
+  selectBlockOutputs,
+  selectBlockTxs,
+  selectCoinbaseOutputs,
+  selectInputs,
+  selectRecentTxs,
+  selectSides,
+  selectTx,
+  selectTxOutputs,
+  selectTxRaw,
+  type TxQueryRow,
+} from './queries/txs.js';
+import type { Sql } from './sql.js';
+import { marketStoreMethods } from './store-market.js';
+import { miningStoreMethods } from './store-mining.js';
+import { createSearchStore } from './store-search.js';
+
+const FLOW_LIST_MAX = 250;
+const COUNTERPARTIES_MAX = 10;
+
+/** Fee per virtual byte with two decimals. */
+export const feeRate = (fee: number, vsize: number) =>
+  vsize > 0 ? Math.round((fee / vsize) * 100) / 100 : 0;
+
+const iso = (v: Date | string | null) =>
+  v === null ? null : v instanceof Date ? v.toISOString() : new Date(v).toISOString();
+const dateOfDay = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
+
+function toTx(r: TxQueryRow): TxRecord {
+  return {
+    txid: r.txid,
+    blockHeight: r.block_height,
+    blockHash: r.block_hash,
+    blockIndex: r.block_index,
+    time: r.block_time,
+    size: r.size,
+    vsize: r.vsize,
+    weight: r.weight,
+    version: r.version,
+    locktime: r.locktime,
+    inputCount: r.input_count,
+    outputCount: r.output_count,
+    valueIn: r.value_in,
+    valueOut: r.value_out,
+    fee: r.fee,
+    feeRate: feeRate(r.fee, r.vsize),
+    isCoinbase: r.is_coinbase,
+    type: r.type as TxRecord['type'],
+  };
+}
+
+function toOutput(r: OutputQueryRow): Output {
+  return {
+    txid: r.txid,
+    vout: r.vout,
+    blockHeight: r.block_height,
+    blockIndex: r.block_index,
+    address: r.address,
+    label: r.label,
+    value: r.value,
+    scriptType: r.script_type,
+    scriptHex: r.script_hex,
+    isCoinbase: r.is_coinbase,
+    spent: r.spent_txid !== null,
+    spentBy:
+      r.spent_txid === null
+        ? null
+        : { txid: r.spent_txid, vin: r.spent_vin ?? 0, height: r.spent_height ?? 0 },
+  };
+}
+
+function toInput(r: InputQueryRow): Input {
+  return {
+    txid: r.txid,
+    vin: r.vin,
+    isCoinbase: r.prev_txid === null,
+    prevTxid: r.prev_txid,
+    prevVout: r.prev_vout,
+    address: r.address,
+    label: r.label,
+    value: r.value,
+    sequence: r.sequence,
+  };
+}
+
+/** Distinct addresses of one side, largest value first, capped. */
+function side(rows: SideRow[]): { list: string[]; more: boolean } {
+  const sorted = [...rows].sort((a, b) => b.value - a.value || a.address.localeCompare(b.address));
+  return {
+    list: sorted.slice(0, COUNTERPARTIES_MAX).map((r) => r.address),
+    more: sorted.length > COUNTERPARTIES_MAX,
+  };
+}
+
+function counterparties(inputs: SideRow[], outputs: SideRow[]) {
+  const s = side(inputs);
+  const r = side(outputs);
+  return { senders: s.list, receivers: r.list, moreSenders: s.more, moreReceivers: r.more };
+}
+
+function groupByTx(rows: SideRow[]): Map<string, SideRow[]> {
+  const m = new Map<string, SideRow[]>();
+  for (const r of rows) {
+    const list = m.get(r.txid);
+    if (list) list.push(r);
+    else m.set(r.txid, [r]);
+  }
+  return m;
+}
+
+/**
+ * The Store the API reads, over any Sql (PGlite or PostgreSQL).
+ * @example const api = createExplorerApi({ store: createSqlStore(sql), routes: v1Routes })
+ */
+export function createSqlStore(sql: Sql): Store {
+  return {
+    ...miningStoreMethods(sql),
+    ...createSearchStore(sql),
+    ...marketStoreMethods(sql),
+    async tip() {
+      const [r] = await sql.query<{
+        tip_height: number;
+        tip_hash: string | null;
+        tx_tip_height: number;
+        time: number | null;
+      }>(
+        `SELECT s.tip_height, s.tip_hash, s.tx_tip_height, b.time
+         FROM indexer_state s LEFT JOIN blocks b ON b.height = s.tip_height WHERE s.id = 1`,
+        [],
+        'state.tip',
+      );
+      return {
+        height: r?.tip_height ?? -1,
+        hash: r?.tip_hash ?? null,
+        txHeight: r?.tx_tip_height ?? -1,
+        time: r?.time ?? null,
+      };
+    },
+    async blockHashAt(height) {
+      return (await blockHashesAt(sql, [height])).get(height) ?? null;
+    },
+    async ping() {
+      await sql.query('SELECT 1', [], 'state.ping');
+    },
+    async indexerState(): Promise<IndexerStateInfo> {
+      const s = await readIndexerState(sql);
+      return {
+        state: s.status,
+        error: s.error,
+        tipHeight: s.tip_height,
+        tipHash: s.tip_hash,
+        txTipHeight: s.tx_tip_height,
+        nodeHeight: s.node_height,
+        reorgs: s.reorgs,
+        lastReorgDepth: s.last_reorg_depth,
+        lastReorgAt: iso(s.last_reorg_at),
+        updatedAt: iso(s.updated_at) ?? new Date(0).toISOString(),
+      };
+    },
+
+    async getBlock(ref) {
+      const r = await selectBlock(sql, ref);
+      return r ? toBlock(r) : null;
+    },
+    async listBlocks(page) {
+      return (await selectBlocks(sql, page)).map(toBlock);
+    },
+    async getCertificate(ref, includeProof): Promise<Certificate | null> {
+      const r = await selectCertificate(sql, ref, includeProof);
+      if (!r) return null;
+      return {
+        blockHash: r.block_hash,
+        height: r.height,
+        version: r.version,
+        proofCommitment: r.proof_commitment,
+        publicData: r.public_data,
+        proofSize: r.proof_size,
+        isMoE: r.is_moe,
+        proofAvailable: r.proof_available,
+        ...(includeProof && r.proof_hex !== null ? { proof: r.proof_hex } : {}),
+      };
+    },
+    async coinbaseOutputs(height) {
+      return (await selectCoinbaseOutputs(sql, height)).map(toOutput);
+    },
+    async listBlockOutputs(height, page) {
+      return (await selectBlockOutputs(sql, height, page)).map(toOutput);
+    },
+    getBlockRaw: (ref) => selectBlockRaw(sql, ref),
+    async listBlockTxs(height, page) {
+      return (await selectBlockTxs(sql, height, page)).map(toTx);
+    },
+
+    async listTxs(page): Promise<TxWithCounterpartiesRecord[]> {
+      const rows = await selectRecentTxs(sql, page);
+      const sides = await selectSides(
+        sql,
+        rows.map((r) => r.txid),
+      );
+      const ins = groupByTx(sides.inputs);
+      const outs = groupByTx(sides.outputs);
+      return rows.map((r) => ({
+        ...toTx(r),
+        counterparties: counterparties(ins.get(r.txid) ?? [], outs.get(r.txid) ?? []),
+      }));
+    },
+    async getTx(txid) {
+      const r = await selectTx(sql, txid);
+      return r ? toTx(r) : null;
+    },
+    async getTxFlow(txid): Promise<TxFlow | null> {
+      const r = await selectTx(sql, txid);
+      if (!r) return null;
+      const firstPage = { limit: FLOW_LIST_MAX, after: null, offset: 0 };
+      const [inputs, outputs, sides, labels] = await Promise.all([
+        selectInputs(sql, txid, firstPage),
+        selectTxOutputs(sql, txid, firstPage),
+        selectSides(sql, [txid]),
+        sql.query<{ address: string; label: string }>(
+          `SELECT l.address, l.label FROM known_labels l WHERE l.address IN (
+             SELECT address FROM inputs WHERE txid = $1 UNION SELECT address FROM outputs WHERE txid = $1)`,
+          [txid],
+          'txs.flow-labels',
+        ),
+      ]);
+      const labelOf = new Map(labels.map((l) => [l.address, l.label]));
+      const net = new Map<string, { received: number; sent: number }>();
+      for (const s of sides.inputs) net.set(s.address, { received: 0, sent: s.value });
+      for (const s of sides.outputs) {
+        const e = net.get(s.address);
+        if (e) e.received = s.value;
+        else net.set(s.address, { received: s.value, sent: 0 });
+      }
+      const netFlows = [...net.entries()]
+        .map(([address, f]) => ({
+          address,
+          label: labelOf.get(address) ?? null,
+          received: f.received,
+          sent: f.sent,
+          net: f.received - f.sent,
+        }))
+        .sort((a, b) => Math.abs(b.net) - Math.abs(a.net) || a.address.localeCompare(b.address))
+        .slice(0, FLOW_LIST_MAX);
+      return {
+        txid: r.txid,
+        blockHeight: r.block_height,
+        time: r.block_time,
+        type: r.type as TxFlow['type'],
+        fee: r.fee,
+        feeRate: feeRate(r.fee, r.vsize),
+        valueIn: r.value_in,
+        valueOut: r.value_out,
+        inputs: inputs.slice(0, FLOW_LIST_MAX).map((i) => ({
+          address: i.address,
+          value: i.value,
+          prevTxid: i.prev_txid,
+          prevVout: i.prev_vout,
+        })),
+        outputs: outputs.slice(0, FLOW_LIST_MAX).map((o) => ({
+          address: o.address,
+          value: o.value,
+          vout: o.vout,
+          scriptType: o.script_type,
+          spent: o.spent_txid !== null,
+        })),
+        inputsTruncated: inputs.length > FLOW_LIST_MAX,
+        outputsTruncated: outputs.length > FLOW_LIST_MAX,
+        netFlows,
+        counterparties: counterparties(sides.inputs, sides.outputs),
+      };
+    },
+    async listTxInputs(txid, page) {
+      return (await selectInputs(sql, txid, page)).map(toInput);
+    },
+    async listTxOutputs(txid, page) {
+      return (await selectTxOutputs(sql, txid, page)).map(toOutput);
+    },
+    getTxRaw: (txid) => selectTxRaw(sql, txid),
+
+    async getAddress(address): Promise<AddressSummary> {
+      const [a, label] = await Promise.all([selectAddress(sql, address), selectLabel(sql, address)]);
+      return {
+        address,
+        seen: a !== null,
+        label,
+        balance: a?.balance ?? 0,
+        received: a?.received ?? 0,
+        sent: a?.sent ?? 0,
+        txCount: a?.tx_count ?? 0,
+        utxoCount: a?.utxo_count ?? 0,
+        firstSeen: a ? { height: a.first_seen_height, time: a.first_seen_time } : null,
+        lastSeen: a ? { height: a.last_seen_height, time: a.last_seen_time } : null,
+      };
+    },
+    async listAddressTxs(address, page) {
+      return (await selectAddressTxs(sql, address, page)).map((r) => ({
+        ...toTx(r),
+        received: r.received,
+        sent: r.sent,
+        net: r.received - r.sent,
+        balanceAfter: r.balance,
+      }));
+    },
+    async listAddressUtxos(address, page) {
+      return (await selectAddressUtxos(sql, address, page)).map((r) => ({
+        txid: r.txid,
+        vout: r.vout,
+        value: r.value,
+        blockHeight: r.block_height,
+        blockHash: r.block_hash,
+        blockIndex: r.block_index,
+        time: r.time,
+        scriptType: r.script_type,
+        scriptHex: r.script_hex,
+        isCoinbase: r.is_coinbase,
+      }));
+    },
+    async balanceHistory(address) {
+      return (await selectBalanceHistory(sql, address)).map((r) => ({
+        date: dateOfDay(r.day),
+        height: r.height,
+        time: r.time,
+        balance: r.balance,
+        received: r.received,
+        sent: r.sent,
+        txCount: r.tx_count,
+      }));
+    },
+    async flowSummary(address, now): Promise<FlowSummary> {
+      const [a, w] = await Promise.all([selectAddress(sql, address), selectFlowWindows(sql, address, now)]);
+      const win = (i: number, o: number, n: number) => ({ inflow: i, outflow: o, net: i - o, txCount: n });
+      return {
+        address,
+        inflow: a?.received ?? 0,
+        outflow: a?.sent ?? 0,
+        net: (a?.received ?? 0) - (a?.sent ?? 0),
+        txCount: a?.tx_count ?? 0,
+        receivingTxCount: w.receiving,
+        spendingTxCount: w.spending,
+        windows: {
+          '24h': win(w.in_24h, w.out_24h, w.n_24h),
+          '7d': win(w.in_7d, w.out_7d, w.n_7d),
+          '30d': win(w.in_30d, w.out_30d, w.n_30d),
+        },
+        firstSeen: a ? { height: a.first_seen_height, time: a.first_seen_time } : null,
+        lastSeen: a ? { height: a.last_seen_height, time: a.last_seen_time } : null,
+      };
+    },
+    async listAddressFlows(address, page) {
+      return (await selectAddressFlows(sql, address, page)).map((r) => ({
+        txid: r.txid,
+        blockHeight: r.block_height,
+        blockHash: r.block_hash,
+        blockIndex: r.block_index,
+        time: r.block_time,
+        received: r.received,
+        sent: r.sent,
+        net: r.received - r.sent,
+        balance: r.balance,
+      }));
+    },
+  };
+}

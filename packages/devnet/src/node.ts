@@ -1,0 +1,152 @@
+import { KeyRing } from './chain/keys.js';
+import { BlockMaker } from './chain/miner.js';
+import { type KnownLabel, MinerSet, makeAttributor, type PoolDefinition } from './chain/pools.js';
+import { Rng } from './chain/rng.js';
+import { p2pkh, p2wsh, scriptAddress } from './chain/script.js';
+import { ChainState, type StoredBlock, type TxEntry } from './chain/state.js';
+import { Wallet, type WalletConfig } from './chain/wallet.js';
+import type { DevnetOptions } from './options.js';
+
+/** Largest number of txs put in one block (tx positions are packed in 16 bits). */
+const MAX_BLOCK_TXS = 60_000;
+
+/** The simulated node: chain state plus the wallet and miner that extend it. */
+export class DevnetNode {
+  readonly state: ChainState;
+  readonly keys: KeyRing;
+  readonly wallet: Wallet;
+  readonly maker: BlockMaker;
+  readonly miners: MinerSet;
+  readonly labels: KnownLabel[];
+  readonly busyAddresses: string[];
+  readonly rng: Rng;
+  /** Unix time to stamp new mempool entries with; undefined = derive from the tip (deterministic). */
+  liveClock: (() => number) | undefined;
+
+  constructor(readonly options: Required<DevnetOptions>) {
+    const seed = String(options.seed);
+    const root = new Rng(seed);
+    this.rng = root.fork('node');
+    this.keys = new KeyRing(seed);
+    this.miners = new MinerSet(this.keys);
+    const busyIds = Array.from({ length: options.busyAddresses }, (_, i) =>
+      this.keys.special(i % 2 === 0 ? 'p2wpkh' : 'p2pkh'),
+    );
+    const faucetId = this.keys.special('p2wpkh');
+    const serviceIds = [this.keys.special('p2tr'), this.keys.special('p2sh-p2wpkh')];
+    const burnScripts = [p2pkh(Buffer.alloc(20)), p2wsh(Buffer.alloc(32))];
+    const cfg: WalletConfig = { busyIds, faucetId, serviceIds, burnScripts };
+    const addr = (id: number) => scriptAddress(this.keys.info(id).script) as string;
+    this.busyAddresses = busyIds.map(addr);
+    this.labels = [
+      ...this.busyAddresses.map(
+        (a, i): KnownLabel => ({
+          address: a,
+          label: `Exchange ${String.fromCharCode(65 + (i % 26))}${i >= 26 ? i : ''} hot wallet`,
+          kind: 'exchange',
+        }),
+      ),
+      ...burnScripts.map(
+        (s, i): KnownLabel => ({
+          address: scriptAddress(s) as string,
+          label: `Burn address ${i + 1}`,
+          kind: 'burn',
+        }),
+      ),
+      { address: addr(faucetId), label: 'Devnet faucet', kind: 'faucet' },
+      { address: addr(serviceIds[0] as number), label: 'Payment processor', kind: 'service' },
+      { address: addr(serviceIds[1] as number), label: 'Custody service', kind: 'service' },
+      ...this.miners.labels,
+    ];
+    this.state = new ChainState(Wallet.poolCount(cfg), options.coinbaseMaturity);
+    this.wallet = new Wallet(this.state, this.keys, root.fork('wallet'), cfg, options.txPerBlock);
+    this.maker = new BlockMaker(
+      this.state,
+      this.keys,
+      root.fork('miner'),
+      {
+        genesisTime: options.genesisTime,
+        targetSpacing: options.targetSpacing,
+        halvingInterval: options.halvingInterval,
+        retargetInterval: options.retargetInterval,
+        certificateRate: options.certificateRate,
+        proofSize: options.proofSize,
+      },
+      this.miners,
+      this.wallet,
+      makeAttributor(this.miners.definitions),
+    );
+  }
+
+  /** Pool definitions written to the pools file. */
+  get pools(): PoolDefinition[] {
+    return this.miners.definitions;
+  }
+
+  /** Mines genesis plus the configured number of blocks. */
+  build(): void {
+    this.mineBlock();
+    for (let i = 0; i < this.options.blocks; i++) this.mineBlock();
+  }
+
+  private now(): number {
+    return this.liveClock?.() ?? this.state.tip()?.time ?? this.options.genesisTime;
+  }
+
+  /** How many txs the next block should carry: around txPerBlock, sometimes empty or crowded. */
+  blockTarget(): number {
+    const t = this.options.txPerBlock;
+    if (t <= 0 || this.state.height < 0) return 0;
+    const r = this.rng.float();
+    if (r < 0.03) return 0;
+    if (r < 0.06) return Math.min(MAX_BLOCK_TXS, Math.round(t * 2.5));
+    return Math.min(MAX_BLOCK_TXS, Math.round(t * (0.3 + 1.4 * this.rng.float())));
+  }
+
+  /** Generates up to n new mempool txs. */
+  addTxs(n: number): TxEntry[] {
+    const out: TxEntry[] = [];
+    for (let i = 0; i < n; i++) {
+      const e = this.wallet.makeTx(this.now());
+      if (!e) break;
+      out.push(e);
+    }
+    return out;
+  }
+
+  /** Keeps the mempool near its target size. */
+  topUp(): void {
+    const want = Math.round(this.options.mempoolSize * (0.8 + 0.4 * this.rng.float()));
+    if (this.state.height >= 0) this.addTxs(want - this.state.mempool.length);
+  }
+
+  /** Mines one block from the oldest mempool txs (generating more if needed), then refills the mempool. */
+  mineBlock(time?: number): StoredBlock {
+    const target = this.blockTarget();
+    const mempool = this.state.mempool;
+    if (mempool.length < target) this.addTxs(target - mempool.length);
+    const block = this.maker.mine(mempool.slice(0, Math.min(target, mempool.length)), { time });
+    this.topUp();
+    return block;
+  }
+
+  /** Mines a block from a chosen set of mempool entries, pulling in their unconfirmed ancestors. */
+  mineSelected(chosen: Set<TxEntry>, time?: number): StoredBlock {
+    const index = this.state.mempoolIndex;
+    const stack = [...chosen];
+    while (stack.length > 0) {
+      const e = stack.pop() as TxEntry;
+      for (const c of e.spent) {
+        const parent = index.get(c.txid);
+        if (parent && !chosen.has(parent)) {
+          chosen.add(parent);
+          stack.push(parent);
+        }
+      }
+    }
+    return this.maker.mine(
+      this.state.mempool.filter((e) => chosen.has(e)),
+      { time },
+    );
+  }
+}

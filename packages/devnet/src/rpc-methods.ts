@@ -1,0 +1,279 @@
+import { bitsToDifficulty } from './chain/block.js';
+import { sha256d } from './chain/hash.js';
+import type { StoredBlock } from './chain/state.js';
+import type { DevnetNode } from './node.js';
+import {
+  coins,
+  confirmations,
+  type RenderOptions,
+  renderBlock,
+  renderCertificate,
+  renderHeader,
+  renderTx,
+} from './render.js';
+import { RpcError } from './rpc-error.js';
+import { boolParam, hashParam, intParam, typeError } from './rpc-params.js';
+import type { ReorgResult } from './scenarios/reorg.js';
+import type { ChainTruthData } from './truth.js';
+
+/** What the RPC methods need from the devnet. */
+export interface RpcContext {
+  node: DevnetNode;
+  mine(n: number): string[];
+  reorg(depth: number, extra?: number): ReorgResult;
+  truth(): ChainTruthData;
+}
+
+type Method = (params: unknown[], ctx: RpcContext) => unknown;
+
+const TX_NOT_FOUND = 'No such mempool or blockchain transaction. Use gettransaction for wallet transactions.';
+const MIN_FEE = 0.00001;
+
+function renderOpts(ctx: RpcContext): RenderOptions {
+  const o = ctx.node.options;
+  return { legacyAddresses: o.addressFormat === 'addresses', includeFee: o.includeFee };
+}
+
+function blockByHash(ctx: RpcContext, hash: string): StoredBlock {
+  const b = ctx.node.state.blocks.get(hash);
+  if (!b) throw new RpcError(-5, 'Block not found');
+  return b;
+}
+
+function tip(ctx: RpcContext): StoredBlock {
+  return ctx.node.state.tip() as StoredBlock;
+}
+
+function mempoolVerbose(ctx: RpcContext): Record<string, unknown> {
+  const state = ctx.node.state;
+  const index = state.mempoolIndex;
+  const parents = new Map<string, Set<string>>();
+  const children = new Map<string, Set<string>>();
+  for (const e of state.mempool) {
+    const ps = new Set<string>();
+    for (const c of e.spent) if (index.has(c.txid)) ps.add(c.txid);
+    parents.set(e.txid, ps);
+    for (const p of ps) {
+      let set = children.get(p);
+      if (!set) {
+        set = new Set();
+        children.set(p, set);
+      }
+      set.add(e.txid);
+    }
+  }
+  const closure = (start: string, edges: Map<string, Set<string>>): Set<string> => {
+    const seen = new Set<string>([start]);
+    const stack = [start];
+    while (stack.length > 0) {
+      for (const n of edges.get(stack.pop() as string) ?? []) {
+        if (!seen.has(n)) {
+          seen.add(n);
+          stack.push(n);
+        }
+      }
+    }
+    return seen;
+  };
+  const out: Record<string, unknown> = {};
+  for (const e of state.mempool) {
+    const anc = closure(e.txid, parents);
+    const desc = closure(e.txid, children);
+    const sum = (set: Set<string>, f: 'vsize' | 'fee') => {
+      let s = 0;
+      for (const t of set) s += (index.get(t) as { vsize: number; fee: number })[f];
+      return s;
+    };
+    out[e.txid] = {
+      vsize: e.vsize,
+      weight: e.weight,
+      time: e.time,
+      height: e.height,
+      descendantcount: desc.size,
+      descendantsize: sum(desc, 'vsize'),
+      ancestorcount: anc.size,
+      ancestorsize: sum(anc, 'vsize'),
+      wtxid: e.wtxid,
+      fees: {
+        base: coins(e.fee),
+        modified: coins(e.fee),
+        ancestor: coins(sum(anc, 'fee')),
+        descendant: coins(sum(desc, 'fee')),
+      },
+      depends: [...(parents.get(e.txid) ?? [])],
+      spentby: [...(children.get(e.txid) ?? [])],
+      'bip125-replaceable': false,
+      unbroadcast: false,
+    };
+  }
+  return out;
+}
+
+/** Core-compatible (and devnet control) RPC methods by name. */
+export const METHODS: Record<string, Method> = {
+  getblockchaininfo: (_p, ctx) => {
+    const t = tip(ctx);
+    let sizeOnDisk = 0;
+    for (const b of ctx.node.state.all) sizeOnDisk += b.size;
+    return {
+      chain: 'devnet',
+      blocks: t.height,
+      headers: t.height,
+      bestblockhash: t.hash,
+      difficulty: bitsToDifficulty(t.bits),
+      time: t.time,
+      mediantime: t.mediantime,
+      verificationprogress: 1,
+      initialblockdownload: false,
+      chainwork: t.chainwork.toString(16).padStart(64, '0'),
+      size_on_disk: sizeOnDisk,
+      pruned: false,
+      warnings: '',
+    };
+  },
+  getblockcount: (_p, ctx) => ctx.node.state.height,
+  getbestblockhash: (_p, ctx) => tip(ctx).hash,
+  getdifficulty: (_p, ctx) => bitsToDifficulty(tip(ctx).bits),
+  getblockhash: (p, ctx) => {
+    const h = intParam(p, 0, 'getblockhash', 'height', undefined);
+    const b = ctx.node.state.best[h];
+    if (h < 0 || !b) throw new RpcError(-8, 'Block height out of range');
+    return b.hash;
+  },
+  getblockheader: (p, ctx) => {
+    const b = blockByHash(ctx, hashParam(p, 0, 'getblockheader', '"blockhash" ( verbose )', 'blockhash'));
+    if (!boolParam(p, 1, true)) return b.raw.subarray(0, 80).toString('hex');
+    return renderHeader(ctx.node.state, b);
+  },
+  getblock: (p, ctx) => {
+    const b = blockByHash(ctx, hashParam(p, 0, 'getblock', '"blockhash" ( verbosity )', 'blockhash'));
+    const v = p[1];
+    let verbosity = 1;
+    if (typeof v === 'boolean') verbosity = v ? 1 : 0;
+    else if (typeof v === 'number') verbosity = v;
+    else if (v !== undefined && v !== null) throw typeError(v, 'number');
+    if (verbosity <= 0) return b.raw.toString('hex');
+    return renderBlock(ctx.node.state, b, verbosity >= 2 ? 2 : 1, renderOpts(ctx));
+  },
+  getblockcertificate: (p, ctx) => {
+    const b = blockByHash(
+      ctx,
+      hashParam(p, 0, 'getblockcertificate', '"blockhash" ( includeProof )', 'blockhash'),
+    );
+    const cert = renderCertificate(b, boolParam(p, 1, false));
+    if (!cert) throw new RpcError(-5, 'Block has no certificate');
+    return cert;
+  },
+  getrawtransaction: (p, ctx) => {
+    const state = ctx.node.state;
+    const txid = hashParam(p, 0, 'getrawtransaction', '"txid" ( verbose "blockhash" )', 'parameter 1');
+    const verbose = boolParam(p, 1, false);
+    let bytes: Buffer | undefined;
+    let block: StoredBlock | undefined;
+    let index = -1;
+    if (p[2] !== undefined && p[2] !== null) {
+      const hash = hashParam(p, 2, 'getrawtransaction', '"txid" ( verbose "blockhash" )', 'parameter 3');
+      block = state.blocks.get(hash);
+      if (!block) throw new RpcError(-5, 'Block hash not found');
+      index = block.txids.indexOf(txid);
+      if (index < 0)
+        throw new RpcError(
+          -5,
+          'No such transaction found in the provided block. Use gettransaction for wallet transactions.',
+        );
+    } else {
+      const e = state.mempoolIndex.get(txid);
+      if (e) bytes = e.bytes;
+      else {
+        const loc = state.locate(txid);
+        if (!loc) throw new RpcError(-5, TX_NOT_FOUND);
+        block = loc.block;
+        index = loc.index;
+      }
+    }
+    if (block) bytes = block.raw.subarray(block.offsets[index], block.offsets[index + 1]);
+    const raw = bytes as Buffer;
+    if (!verbose) return raw.toString('hex');
+    const out = renderTx(raw, txid, renderOpts(ctx));
+    if (block) {
+      out.blockhash = block.hash;
+      out.confirmations = Math.max(0, confirmations(state, block));
+      out.time = block.time;
+      out.blocktime = block.time;
+    }
+    return out;
+  },
+  getrawmempool: (p, ctx) => {
+    if (boolParam(p, 0, false)) return mempoolVerbose(ctx);
+    return ctx.node.state.mempool.map((e) => e.txid);
+  },
+  getmempoolinfo: (_p, ctx) => {
+    const m = ctx.node.state.mempool;
+    let bytes = 0;
+    let fee = 0;
+    let usage = 0;
+    for (const e of m) {
+      bytes += e.vsize;
+      fee += e.fee;
+      usage += e.size * 2 + 400;
+    }
+    return {
+      loaded: true,
+      size: m.length,
+      bytes,
+      usage,
+      total_fee: coins(fee),
+      maxmempool: 300_000_000,
+      mempoolminfee: MIN_FEE,
+      minrelaytxfee: MIN_FEE,
+      unbroadcastcount: 0,
+    };
+  },
+  getnetworkhashps: (p, ctx) => {
+    const state = ctx.node.state;
+    let lookup = intParam(p, 0, 'getnetworkhashps', '( nblocks height )', 120);
+    const height = intParam(p, 1, 'getnetworkhashps', '( nblocks height )', -1);
+    const pb = height >= 0 && height < state.height ? state.best[height] : state.tip();
+    if (!pb || pb.height === 0) return 0;
+    if (lookup <= 0) lookup = (pb.height % ctx.node.options.retargetInterval) + 1;
+    if (lookup > pb.height) lookup = pb.height;
+    let minTime = pb.time;
+    let maxTime = pb.time;
+    const pb0 = state.best[pb.height - lookup] as StoredBlock;
+    for (let h = pb.height - 1; h >= pb.height - lookup; h--) {
+      const t = (state.best[h] as StoredBlock).time;
+      minTime = Math.min(minTime, t);
+      maxTime = Math.max(maxTime, t);
+    }
+    if (minTime === maxTime) return 0;
+    return Number(pb.chainwork - pb0.chainwork) / (maxTime - minTime);
+  },
+  generate: (p, ctx) => {
+    const n = intParam(p, 0, 'generate', 'nblocks', 1);
+    if (n < 0 || n > 10_000) throw new RpcError(-8, 'nblocks must be between 0 and 10000');
+    return ctx.mine(n);
+  },
+  devnet_reorg: (p, ctx) => {
+    const depth = intParam(p, 0, 'devnet_reorg', 'depth ( extra )', undefined);
+    const extra = intParam(p, 1, 'devnet_reorg', 'depth ( extra )', 1);
+    const r = ctx.reorg(depth, extra);
+    return { forkHeight: r.forkHeight, removed: r.removed, added: r.added };
+  },
+  devnet_truth: (_p, ctx) => ctx.truth(),
+  devnet_hash: (_p, ctx) => {
+    // Fingerprint of the best chain's bytes, for determinism checks across processes.
+    const parts = ctx.node.state.best.map((b) => sha256d(b.raw));
+    return sha256d(Buffer.concat(parts)).toString('hex');
+  },
+};
+
+/** Dispatches one call; unknown methods raise Core's -32601. */
+export function dispatch(ctx: RpcContext, method: string, params: unknown = []): unknown {
+  const fn = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+  if (!fn) throw new RpcError(-32601, 'Method not found');
+  if (!Array.isArray(params)) {
+    if (params === null || params === undefined) return fn([], ctx);
+    throw new RpcError(-32600, 'Params must be an array');
+  }
+  return fn(params, ctx);
+}

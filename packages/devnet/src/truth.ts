@@ -1,0 +1,140 @@
+import { toDisplayHex } from './chain/hash.js';
+import { addressToScript } from './chain/script.js';
+import type { ChainState, StoredBlock } from './chain/state.js';
+import { parseTx } from './chain/tx.js';
+
+/** Per-address figures over the best chain (confirmed only). */
+export interface AddressTruth {
+  balance: string;
+  received: string;
+  sent: string;
+  txCount: number;
+  utxos: number;
+}
+
+/** Certificate statistics over the best chain. */
+export interface CertificateTruth {
+  total: number;
+  byVersion: Record<string, number>;
+  moe: number;
+  proofBytes: { min: number; max: number; sum: number };
+}
+
+/** What the devnet knows about its current best chain; amounts are base units as decimal strings. */
+export interface ChainTruth {
+  height: number;
+  tipHash: string;
+  /** Includes coinbases. */
+  txCount: number;
+  emitted: string;
+  fees: string;
+  opReturnValue: string;
+  burnAddressBalance: string;
+  /** Σ value of the unspent set, OP_RETURN outputs excluded. */
+  utxoValue: string;
+  utxoCount: number;
+  blocksByPool: Record<string, number>;
+  blocksByMiner: Record<string, number>;
+  certificates: CertificateTruth;
+  balances(address: string): AddressTruth;
+  busyAddresses: string[];
+}
+
+/** ChainTruth without the balances function (what devnet_truth returns over RPC). */
+export type ChainTruthData = Omit<ChainTruth, 'balances'>;
+
+function addressTruth(best: StoredBlock[], address: string): AddressTruth {
+  const target = addressToScript(address);
+  let received = 0;
+  let sent = 0;
+  let txCount = 0;
+  const mine = new Map<string, number>();
+  if (target) {
+    for (const block of best) {
+      for (let i = 0; i < block.txids.length; i++) {
+        const raw = block.raw.subarray(block.offsets[i], block.offsets[i + 1]);
+        // Most txs neither pay the address nor can spend from it; skip parsing those.
+        if (mine.size === 0 && raw.indexOf(target) < 0) continue;
+        const { tx } = parseTx(raw);
+        let involved = false;
+        if (i > 0 && mine.size > 0) {
+          for (const input of tx.inputs) {
+            const key = `${toDisplayHex(input.prevTxid)}:${input.vout}`;
+            const v = mine.get(key);
+            if (v !== undefined) {
+              sent += v;
+              mine.delete(key);
+              involved = true;
+            }
+          }
+        }
+        tx.outputs.forEach((o, vout) => {
+          if (o.script.equals(target)) {
+            received += o.value;
+            mine.set(`${block.txids[i]}:${vout}`, o.value);
+            involved = true;
+          }
+        });
+        if (involved) txCount++;
+      }
+    }
+  }
+  return {
+    balance: String(received - sent),
+    received: String(received),
+    sent: String(sent),
+    txCount,
+    utxos: mine.size,
+  };
+}
+
+/** Assembles ChainTruth from per-block running totals; balances() scans the chain on demand. */
+export function chainTruth(state: ChainState, busyAddresses: string[]): ChainTruth {
+  const tip = state.tip() as StoredBlock;
+  const best = state.best.slice();
+  const blocksByPool: Record<string, number> = {};
+  const blocksByMiner: Record<string, number> = {};
+  const certificates: CertificateTruth = {
+    total: 0,
+    byVersion: {},
+    moe: 0,
+    proofBytes: { min: 0, max: 0, sum: 0 },
+  };
+  for (const b of best) {
+    blocksByPool[b.pool] = (blocksByPool[b.pool] ?? 0) + 1;
+    if (b.miner) blocksByMiner[b.miner] = (blocksByMiner[b.miner] ?? 0) + 1;
+    const c = b.certificate;
+    if (!c) continue;
+    const pb = certificates.proofBytes;
+    pb.min = certificates.total === 0 ? c.proofLength : Math.min(pb.min, c.proofLength);
+    pb.max = Math.max(pb.max, c.proofLength);
+    pb.sum += c.proofLength;
+    certificates.total++;
+    certificates.byVersion[c.version] = (certificates.byVersion[c.version] ?? 0) + 1;
+    if (c.isMoE) certificates.moe++;
+  }
+  const cache = new Map<string, AddressTruth>();
+  return {
+    height: tip.height,
+    tipHash: tip.hash,
+    txCount: tip.cum.txs,
+    emitted: String(tip.cum.emitted),
+    fees: String(tip.cum.fees),
+    opReturnValue: String(tip.cum.opReturn),
+    burnAddressBalance: String(tip.cum.burn),
+    utxoValue: String(tip.cum.utxoValue),
+    utxoCount: tip.cum.utxoCount,
+    blocksByPool,
+    blocksByMiner,
+    certificates,
+    busyAddresses: [...busyAddresses],
+    balances(address: string): AddressTruth {
+      let r = cache.get(address);
+      if (!r) {
+        r = addressTruth(best, address);
+        cache.set(address, r);
+      }
+      return r;
+    },
+  };
+}

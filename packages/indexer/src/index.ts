@@ -1,0 +1,44 @@
+export {
+  createIndexer,
+  type Indexer,
+  IndexerLockedError,
+  type IndexerOptions,
+  type IndexerState,
+  type IndexerStatus,
+  ReorgTooDeepError,
+} from './indexer.js';
+export { applyBlocks, ChainMismatchError, MissingPrevoutError } from './ingest/apply.js';
+export { classifyTx, dayOf, type TxType } from './ingest/classify.js';
+export {
+  MalformedBlockError,
+  outputAddress,
+  type ParsedBlock,
+  type ParsedCertificate,
+  type ParsedInput,
+  type ParsedOutput,
+  type ParsedTx,
+  parseBlock,
+  toBaseUnits,
+} from './ingest/parse.js';
+export { type Logger, silentLogger } from './log.js';
+export * from './market/index.js';
+export {
+  createNodeClient,
+  type NodeClient,
+  type NodeClientOptions,
+  NodeRpcError,
+  NodeUnavailableError,
+  type RpcCall,
+} from './node-client.js';
+export {
+  coinbaseTag,
+  createDefinitions,
+  type Definitions,
+  type KnownLabel,
+  loadDefinitions,
+  type PoolDefinition,
+  parseLabels,
+  parsePools,
+  slugify,
+  UNKNOWN_POOL,
+} from './pools.js';

@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { canonicalDump, checkInvariants, readIndexerState } from '@explorer/db';
+import { openTestDatabase, pgSkipReason, type TestDatabase } from '@explorer/db/testing';
+import { createDevnet, type Devnet } from '@explorer/devnet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIndexer } from './indexer.js';
+import { createNodeClient } from './node-client.js';
+import { createDefinitions, parseLabels, parsePools } from './pools.js';
+
+const child = fileURLToPath(new URL('./test-support/crash-child.mjs', import.meta.url));
+const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));
+const reason =
+  pgSkipReason() ?? (built ? null : 'packages/indexer/dist is missing (run pnpm build): crash test skipped');
+if (reason) console.log(`[indexer crash] ${reason}`);
+
+const KILLS = Number(process.env.CRASH_KILLS ?? 50);
+
+/** An in-process indexer over the devnet, to finish a sync or build the reference index. */
+const indexerOf = (sql: TestDatabase['sql'], url: string, devnet: Devnet) =>
+  createIndexer({
+    sql,
+    node: createNodeClient({ url }),
+    definitions: createDefinitions(
+      parsePools(devnet.definitions().pools),
+      parseLabels(devnet.definitions().labels),
+    ),
+  });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(reason !== null)('indexer killed with SIGKILL at random points (pg)', () => {
+  let devnet: Devnet;
+  let url: string;
+  let close: () => Promise<void>;
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    devnet = createDevnet({
+      seed: 'crash',
+      blocks: 300,
+      txPerBlock: 12,
+      coinbaseMaturity: 5,
+      proofSize: [500, 2000],
+    });
+    const server = await devnet.listen({ port: 0 });
+    url = server.url;
+    close = server.close;
+    db = await openTestDatabase('pg');
+  });
+  afterAll(async () => {
+    await close?.();
+    await db?.drop();
+  });
+
+  it(`resumes after each of ${KILLS} kills with every invariant holding, and ends equal to a fresh index`, async () => {
+    const env = {
+      ...process.env,
+      NODE_URL: url,
+      DATABASE_URL: db.url,
+      DB_SCHEMA: db.schema,
+      DEFINITIONS: JSON.stringify(devnet.definitions()),
+    };
+    let kills = 0;
+    const heights: number[] = [];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    while (kills < KILLS) {
+      const proc: ChildProcess = spawn(process.execPath, [child], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let errors = '';
+      proc.stderr?.on('data', (d) => {
+        errors += d;
+      });
+      await new Promise<void>((resolve, reject) => {
+        proc.stdout?.on('data', (d) => String(d).includes('started') && resolve());
+        proc.on('exit', () => reject(new Error(`indexer child exited before starting: ${errors}`)));
+      });
+      await sleep(20 + random() * 400);
+      proc.kill('SIGKILL');
+      await new Promise((r) => proc.once('exit', r));
+      kills++;
+      expect(await checkInvariants(db.sql)).toEqual([]);
+      const state = await readIndexerState(db.sql);
+      heights.push(state.tip_height);
+      // Keep the chain ahead of the indexer so every kill lands during a sync.
+      if (devnet.height() - state.tip_height < 40) devnet.mine(40);
+      if (kills % 10 === 0) devnet.reorg(3);
+    }
+    // Progress was made across restarts, not one lucky run.
+    expect(new Set(heights).size).toBeGreaterThan(KILLS / 3);
+
+    const finisher = indexerOf(db.sql, url, devnet);
+    await finisher.syncOnce();
+    await finisher.stop();
+    expect(await checkInvariants(db.sql)).toEqual([]);
+
+    const fresh = await openTestDatabase('pg');
+    try {
+      const indexer = indexerOf(fresh.sql, url, devnet);
+      await indexer.syncOnce();
+      await indexer.stop();
+      expect(await canonicalDump(db.sql)).toEqual(await canonicalDump(fresh.sql));
+    } finally {
+      await fresh.drop();
+    }
+  }, 240_000);
+});

@@ -1,0 +1,140 @@
+import { canonicalDump, checkInvariants, type Sql } from '@explorer/db';
+import { openTestDatabase, type TestDatabase, testDrivers } from '@explorer/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIndexer } from './indexer.js';
+import { createNodeClient } from './node-client.js';
+import { createDefinitions } from './pools.js';
+import { type Litecoind, litecoindAvailable, startLitecoind } from './test-support/litecoind.js';
+
+const unavailable = litecoindAvailable();
+if (unavailable) console.log(`[indexer] litecoind tests skipped: ${unavailable}`);
+// The production path is PostgreSQL; PGlite stands in where no server answers.
+const driver = testDrivers().at(-1)!;
+
+interface Scan {
+  unspents: { txid: string; vout: number; amount: number }[];
+}
+interface TxOutSetInfo {
+  txouts: number;
+  total_amount: number;
+}
+
+const sats = (coins: number) => Math.round(coins * 1e8);
+
+async function sync(sql: Sql, node: Litecoind) {
+  const indexer = createIndexer({
+    sql,
+    node: createNodeClient({ url: node.rpcUrl }),
+    definitions: createDefinitions([], []),
+  });
+  try {
+    const r = await indexer.syncOnce();
+    return { ...r, status: indexer.status() };
+  } finally {
+    await indexer.stop();
+  }
+}
+
+/** Compares the index with the node's own UTXO set: totals, and every address's unspent outputs. */
+async function expectMatchesNode(sql: Sql, node: Litecoind) {
+  const info = await node.rpc<TxOutSetInfo>('gettxoutsetinfo');
+  // The node keeps the genesis coinbase out of its UTXO set; OP_RETURN outputs are never in it.
+  const [ours] = await sql.query<{ n: number; total: string }>(
+    `SELECT count(*)::int4 AS n, COALESCE(sum(value), 0)::numeric AS total FROM outputs
+     WHERE spent_txid IS NULL AND script_type <> 'nulldata' AND block_height > 0`,
+  );
+  expect({ n: ours!.n, total: Number(ours!.total) }).toEqual({
+    n: info.txouts,
+    total: sats(info.total_amount),
+  });
+
+  const addresses = await sql.query<{ address: string; balance: number; utxo_count: number }>(
+    `SELECT address, balance, utxo_count FROM addresses WHERE first_seen_height > 0 ORDER BY address`,
+  );
+  expect(addresses.length).toBeGreaterThan(5);
+  for (const a of addresses) {
+    const scan = await node.rpc<Scan>('scantxoutset', 'start', [`addr(${a.address})`]);
+    const theirs = scan.unspents.map((u) => `${u.txid}:${u.vout}:${sats(u.amount)}`).sort();
+    const utxos = await sql.query<{ k: string }>(
+      `SELECT txid || ':' || vout || ':' || value AS k FROM outputs WHERE address = $1 AND spent_txid IS NULL ORDER BY 1`,
+      [a.address],
+    );
+    expect({ address: a.address, utxos: utxos.map((u) => u.k).sort() }).toEqual({
+      address: a.address,
+      utxos: theirs,
+    });
+    expect(a.balance).toBe(scan.unspents.reduce((s, u) => s + sats(u.amount), 0));
+    expect(a.utxo_count).toBe(theirs.length);
+  }
+}
+
+describe.skipIf(unavailable !== null)(`indexer against litecoind regtest (${driver})`, () => {
+  let node: Litecoind;
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    node = await startLitecoind();
+    db = await openTestDatabase(driver);
+  }, 120_000);
+  afterAll(async () => {
+    await node?.stop();
+    await db?.drop();
+  });
+
+  it('indexes legacy, p2sh-segwit, bech32 and MWEB activity exactly as the node holds it', async () => {
+    await node.mine(101);
+    await node.prepareMweb();
+    const legacy = await node.newAddress('legacy');
+    const wrapped = await node.newAddress('p2sh-segwit');
+    const bech32 = await node.newAddress('bech32');
+    const mweb = await node.newAddress('mweb');
+    await node.send(legacy, 1.5);
+    await node.send(wrapped, 2.25);
+    await node.send(bech32, 3);
+    await node.mine(2);
+    // Spending again makes the wallet spend change and earlier outputs.
+    await node.send(bech32, 0.75);
+    await node.send(legacy, 4.125);
+    await node.mine(1);
+    const height = await node.rpc<number>('getblockcount');
+    await node.mine(436 - height);
+    await node.send(mweb, 0.5);
+    await node.send(wrapped, 1.1);
+    await node.mine(6);
+
+    const r = await sync(db.sql, node);
+    expect(r.status.state).toBe('synced');
+    expect(r.status.tipHeight).toBe(await node.rpc<number>('getblockcount'));
+    expect(await checkInvariants(db.sql)).toEqual([]);
+    await expectMatchesNode(db.sql, node);
+
+    const [hogex] = await db.sql.query<{ n: number }>(
+      `SELECT count(*)::int4 AS n FROM outputs WHERE script_type = 'witness_mweb_hogaddr' AND spent_txid IS NULL`,
+    );
+    expect(hogex?.n).toBe(1);
+  });
+
+  it('follows an invalidateblock reorg and ends equal to a fresh index of the final chain', async () => {
+    const tip = await node.rpc<number>('getblockcount');
+    const target = await node.rpc<string>('getblockhash', tip - 2);
+    await node.rpc('invalidateblock', target);
+    // The removed blocks' transactions go back to the mempool and are mined again in other blocks.
+    await node.send(await node.newAddress('bech32'), 0.3);
+    await node.mine(4);
+
+    const r = await sync(db.sql, node);
+    expect(r.rolledBack).toBe(3);
+    expect(r.status.tipHeight).toBe(tip + 1);
+    expect(await checkInvariants(db.sql)).toEqual([]);
+    await expectMatchesNode(db.sql, node);
+
+    const fresh = await openTestDatabase(driver);
+    try {
+      await sync(fresh.sql, node);
+      const [a, b] = [await canonicalDump(db.sql), await canonicalDump(fresh.sql)];
+      expect(a).toEqual(b);
+    } finally {
+      await fresh.drop();
+    }
+  });
+});

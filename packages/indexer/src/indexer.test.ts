@@ -1,0 +1,156 @@
+import { canonicalDump, checkInvariants, readIndexerState } from '@explorer/db';
+import { openTestDatabase, pgSkipReason, type TestDatabase, testDrivers } from '@explorer/db/testing';
+import { createDevnet, type Devnet } from '@explorer/devnet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIndexer, type Indexer } from './indexer.js';
+import { createNodeClient, type NodeClient } from './node-client.js';
+import { createDefinitions, type Definitions, parseLabels, parsePools } from './pools.js';
+
+const skip = pgSkipReason();
+if (skip) console.log(`[indexer] ${skip}`);
+
+function definitionsOf(devnet: Devnet): Definitions {
+  const d = devnet.definitions();
+  return createDefinitions(parsePools(d.pools), parseLabels(d.labels));
+}
+
+/** Indexes the devnet's current chain into a fresh database and returns its dump. */
+async function freshDump(driver: 'pg' | 'pglite', node: NodeClient, definitions: Definitions) {
+  const db = await openTestDatabase(driver);
+  const indexer = createIndexer({ sql: db.sql, node, definitions, batchTxTarget: 300 });
+  try {
+    await indexer.syncOnce();
+    expect(await checkInvariants(db.sql)).toEqual([]);
+    return await canonicalDump(db.sql);
+  } finally {
+    await indexer.stop();
+    await db.drop();
+  }
+}
+
+describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
+  let devnet: Devnet;
+  let close: () => Promise<void>;
+  let node: NodeClient;
+  let db: TestDatabase;
+  let indexer: Indexer;
+  let definitions: Definitions;
+
+  beforeAll(async () => {
+    devnet = createDevnet({ seed: `indexer-${driver}`, blocks: 160, txPerBlock: 8, coinbaseMaturity: 5 });
+    const server = await devnet.listen({ port: 0 });
+    close = server.close;
+    node = createNodeClient({ url: server.url });
+    definitions = definitionsOf(devnet);
+    db = await openTestDatabase(driver);
+    // Small batches, so a sync spans many transactions and the batch boundaries get exercised.
+    indexer = createIndexer({ sql: db.sql, node, definitions, batchTxTarget: 200, maxReorgDepth: 12 });
+  });
+  afterAll(async () => {
+    await indexer?.stop();
+    await close?.();
+    await db?.drop();
+  });
+
+  it('syncs to the tip with every invariant holding', async () => {
+    const r = await indexer.syncOnce();
+    expect(r.applied).toBe(devnet.height() + 1);
+    expect(indexer.status()).toMatchObject({
+      state: 'synced',
+      tipHeight: devnet.height(),
+      tipHash: devnet.tipHash(),
+      lag: 0,
+    });
+    expect(await checkInvariants(db.sql)).toEqual([]);
+    const truth = devnet.truth();
+    const [totals] = await db.sql.query<{ utxo: string; n: number }>(
+      `SELECT COALESCE(sum(value), 0)::numeric AS utxo, count(*)::int4 AS n FROM outputs
+       WHERE spent_txid IS NULL AND script_type <> 'nulldata'`,
+    );
+    expect(totals).toEqual({ utxo: truth.utxoValue, n: truth.utxoCount });
+  });
+
+  it('rolls back reorgs of depth 1 and 10, moved transactions and a removed spent coinbase, ending equal to a fresh index', async () => {
+    for (const [depth, opts] of [
+      [1, {}],
+      [10, { extra: 3, moveTxs: true }],
+      [8, { extra: 1, dropCoinbaseSpends: true }],
+      [4, { dropCoinbaseSpends: false }],
+    ] as const) {
+      const before = indexer.status().reorgs;
+      const result = devnet.reorg(depth, opts);
+      devnet.mine(1);
+      const r = await indexer.syncOnce();
+      expect(r.rolledBack).toBe(depth);
+      expect(indexer.status().reorgs).toBe(before + 1);
+      expect(result.removed).toHaveLength(depth);
+      // With a maturity of 5, an 8-deep reorg removes coinbases that later blocks had spent.
+      if ('dropCoinbaseSpends' in opts && opts.dropCoinbaseSpends)
+        expect(result.dropped.length).toBeGreaterThan(0);
+      expect(await checkInvariants(db.sql)).toEqual([]);
+    }
+    expect(await canonicalDump(db.sql)).toEqual(await freshDump(driver, node, definitions));
+  });
+
+  it('stops at a reorg deeper than the limit, keeps the old chain and says so', async () => {
+    const dumpBefore = await canonicalDump(db.sql);
+    const tip = devnet.height();
+    devnet.reorg(20, { extra: 2 });
+    await expect(indexer.syncOnce()).rejects.toThrow(/diverges more than 12 blocks/);
+    expect(await canonicalDump(db.sql)).toEqual(dumpBefore);
+    const run = createIndexer({ sql: db.sql, node, definitions, maxReorgDepth: 12, pollIntervalMs: 50 });
+    await indexer.stop();
+    await run.start();
+    await expect
+      .poll(async () => (await readIndexerState(db.sql)).status, { timeout: 5_000 })
+      .toBe('reorg-too-deep');
+    expect(run.status().tipHeight).toBe(tip);
+    await run.stop();
+    // A larger limit (the operator's decision) lets it follow the new chain.
+    indexer = createIndexer({ sql: db.sql, node, definitions, maxReorgDepth: 100 });
+    await indexer.syncOnce();
+    expect(await checkInvariants(db.sql)).toEqual([]);
+    expect(indexer.status().tipHash).toBe(devnet.tipHash());
+  });
+
+  it('re-attributes blocks when the pool list changes, without re-indexing', async () => {
+    const pools = await db.sql.query<{ pool_id: string; blocks: number }>(
+      'SELECT pool_id, blocks FROM pool_stats ORDER BY 1',
+    );
+    const unknown = pools.find((p) => p.pool_id === 'unknown')?.blocks ?? 0;
+    expect(unknown).toBeGreaterThan(0);
+    // The pool the devnet leaves out of its file: define it by its coinbase tag.
+    const d = devnet.definitions();
+    const shadow = {
+      id: 999,
+      slug: 'shadow',
+      name: 'Shadow Pool',
+      addresses: [],
+      tags: ['Shad0w-M1ner'],
+      link: '',
+    };
+    const changed = createDefinitions(parsePools([...d.pools, shadow]), parseLabels(d.labels));
+    await indexer.stop();
+    indexer = createIndexer({ sql: db.sql, node, definitions: changed, maxReorgDepth: 100 });
+    const txsBefore = await db.sql.query<{ n: number }>('SELECT count(*)::int4 AS n FROM txs');
+    await indexer.syncOnce();
+    const after = await db.sql.query<{ pool_id: string; blocks: number }>(
+      'SELECT pool_id, blocks FROM pool_stats ORDER BY 1',
+    );
+    const shadowBlocks = after.find((p) => p.pool_id === 'shadow')?.blocks ?? 0;
+    expect(shadowBlocks).toBeGreaterThan(0);
+    expect((after.find((p) => p.pool_id === 'unknown')?.blocks ?? 0) + shadowBlocks).toBe(unknown);
+    expect(await db.sql.query('SELECT count(*)::int4 AS n FROM txs')).toEqual(txsBefore);
+    expect(await checkInvariants(db.sql)).toEqual([]);
+    expect((await readIndexerState(db.sql)).definitions_hash).toBe(changed.hash);
+  });
+
+  it.skipIf(driver !== 'pg')('lets only one indexer write to a database', async () => {
+    await indexer.syncOnce();
+    const second = createIndexer({ sql: db.sql, node, definitions });
+    await expect(second.syncOnce()).rejects.toThrow(/another indexer holds the writer lock/);
+    await indexer.stop();
+    await expect(second.syncOnce()).resolves.toBeDefined();
+    await second.stop();
+  });
+});

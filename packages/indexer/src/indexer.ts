@@ -1,0 +1,310 @@
+import {
+  blockHashesAt,
+  DatabaseError,
+  readIndexerState,
+  reattributePools,
+  replaceDefinitions,
+  rollbackTo,
+  type Sql,
+  writeIndexerStatus,
+} from '@explorer/db';
+import { applyBlocks, ChainMismatchError } from './ingest/apply.js';
+import { type ParsedBlock, parseBlock } from './ingest/parse.js';
+import { type Logger, silentLogger } from './log.js';
+import { type NodeClient, NodeUnavailableError } from './node-client.js';
+import type { Definitions } from './pools.js';
+
+/** What the indexer is doing, as /v1/status reports it. */
+export type IndexerState =
+  | 'starting'
+  | 'syncing'
+  | 'synced'
+  | 'node-unreachable'
+  | 'reorg-too-deep'
+  | 'error'
+  | 'stopped';
+
+/** A snapshot of the indexer. */
+export interface IndexerStatus {
+  state: IndexerState;
+  error: string | null;
+  tipHeight: number;
+  tipHash: string | null;
+  nodeHeight: number | null;
+  lag: number | null;
+  reorgs: number;
+}
+
+/** Options of the indexer. */
+export interface IndexerOptions {
+  sql: Sql;
+  node: NodeClient;
+  definitions: Definitions;
+  log?: Logger;
+  /** How often to ask the node for a new tip when synced (default 1,000 ms). */
+  pollIntervalMs?: number;
+  /** Deepest reorg rolled back automatically (default 100); deeper ones stop the indexer, keeping the old data. */
+  maxReorgDepth?: number;
+  /** Transactions to aim for in one database transaction during initial sync (default 5,000). */
+  batchTxTarget?: number;
+  /** Most blocks in one database transaction (default 500). */
+  maxBatchBlocks?: number;
+  /** Blocks per JSON-RPC batch request (default 25). */
+  rpcBatchBlocks?: number;
+}
+
+/** The chain reorganised deeper than the configured limit. */
+export class ReorgTooDeepError extends Error {
+  override readonly name = 'ReorgTooDeepError';
+}
+
+/** Another indexer holds the writer lock. */
+export class IndexerLockedError extends Error {
+  override readonly name = 'IndexerLockedError';
+}
+
+const WRITER_LOCK = 7_301_002;
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+/** The indexer: call `start()` to follow the node, or `syncOnce()` to catch up once. */
+export interface Indexer {
+  /** Takes the writer lock, syncs definitions, then follows the node until `stop()`. */
+  start(): Promise<void>;
+  /** Stops following after the current batch; resolves once stopped and the lock is released. */
+  stop(): Promise<void>;
+  /** Catches up with the node's current tip once (taking the lock if not held). */
+  syncOnce(): Promise<{ applied: number; rolledBack: number }>;
+  /** Current status. */
+  status(): IndexerStatus;
+}
+
+/**
+ * Creates an indexer that writes a node's chain into the database.
+ * @example const indexer = createIndexer({ sql, node, definitions }); await indexer.start();
+ */
+export function createIndexer(opts: IndexerOptions): Indexer {
+  const { sql, node, definitions } = opts;
+  const log = opts.log ?? silentLogger;
+  const pollMs = opts.pollIntervalMs ?? 1_000;
+  const maxDepth = opts.maxReorgDepth ?? 100;
+  const txTarget = opts.batchTxTarget ?? 5_000;
+  const maxBlocks = opts.maxBatchBlocks ?? 500;
+  const rpcBatch = opts.rpcBatchBlocks ?? 25;
+
+  const status: IndexerStatus = {
+    state: 'starting',
+    error: null,
+    tipHeight: -1,
+    tipHash: null,
+    nodeHeight: null,
+    lag: null,
+    reorgs: 0,
+  };
+  let lock: { release(): Promise<void> } | null = null;
+  let definitionsSynced = false;
+  let loop: Promise<void> | null = null;
+  let abort = new AbortController();
+  let avgTxPerBlock = 10;
+
+  const setState = async (state: IndexerState, error: string | null = null) => {
+    const changed = state !== status.state || error !== status.error;
+    status.state = state;
+    status.error = error;
+    status.lag = status.nodeHeight === null ? null : Math.max(0, status.nodeHeight - status.tipHeight);
+    if (changed)
+      log.info({ state, error, tip: status.tipHeight, node: status.nodeHeight }, `indexer ${state}`);
+    try {
+      await writeIndexerStatus(sql, { status: state, error, nodeHeight: status.nodeHeight });
+    } catch {
+      // The database being down is itself reported through the state; nothing more to do here.
+    }
+  };
+
+  async function ensureLock(): Promise<void> {
+    if (lock) return;
+    lock = await sql.tryAdvisoryLock(WRITER_LOCK);
+    if (!lock) throw new IndexerLockedError('another indexer holds the writer lock on this database');
+  }
+
+  async function syncDefinitions(): Promise<void> {
+    if (definitionsSynced) return;
+    const state = await readIndexerState(sql);
+    if (state.definitions_hash !== definitions.hash) {
+      const changed = await sql.transaction(async (tx) => {
+        await replaceDefinitions(tx, definitions.pools, definitions.labels, definitions.hash);
+        return reattributePools(tx, (hex, payouts) => definitions.attribute(hex, payouts));
+      });
+      log.info(
+        { pools: definitions.pools.length, labels: definitions.labels.length, reattributed: changed },
+        'pool definitions loaded',
+      );
+    }
+    definitionsSynced = true;
+  }
+
+  async function fetchBlocks(from: number, count: number): Promise<ParsedBlock[]> {
+    const heights = Array.from({ length: count }, (_, i) => from + i);
+    const out: ParsedBlock[] = [];
+    for (let i = 0; i < heights.length; i += rpcBatch) {
+      const part = heights.slice(i, i + rpcBatch);
+      const hashes = await node.batch<string>(part.map((h) => ({ method: 'getblockhash', params: [h] })));
+      const blocks = await node.batch<unknown>(hashes.map((h) => ({ method: 'getblock', params: [h, 2] })));
+      blocks.forEach((b, j) => {
+        const parsed = parseBlock(b);
+        if (parsed.height !== part[j])
+          throw new ChainMismatchError(`node returned height ${parsed.height} for ${part[j]}`);
+        out.push(parsed);
+      });
+    }
+    return out;
+  }
+
+  /** Finds the highest height where the index and the node agree, looking at most maxDepth + 1 blocks down. */
+  async function findFork(tipHeight: number, nodeHeight: number): Promise<number> {
+    let h = Math.min(tipHeight, nodeHeight);
+    const floor = Math.max(-1, tipHeight - maxDepth - 1);
+    while (h > floor) {
+      const heights: number[] = [];
+      for (let x = h; x > floor && heights.length < 20; x--) heights.push(x);
+      const [ours, theirs] = await Promise.all([
+        blockHashesAt(sql, heights),
+        node.batch<string>(heights.map((x) => ({ method: 'getblockhash', params: [x] }))),
+      ]);
+      for (let i = 0; i < heights.length; i++) {
+        if (ours.get(heights[i]!) === theirs[i]) return heights[i]!;
+      }
+      h = heights[heights.length - 1]! - 1;
+    }
+    if (floor < 0) return -1;
+    throw new ReorgTooDeepError(
+      `the node's chain diverges more than ${maxDepth} blocks below the indexed tip ${tipHeight}; refusing to roll back`,
+    );
+  }
+
+  async function syncOnce(): Promise<{ applied: number; rolledBack: number }> {
+    await ensureLock();
+    await syncDefinitions();
+    let applied = 0;
+    let rolledBack = 0;
+    for (;;) {
+      const nodeHeight = await node.call<number>('getblockcount');
+      status.nodeHeight = nodeHeight;
+      const state = await readIndexerState(sql);
+      status.tipHeight = state.tip_height;
+      status.tipHash = state.tip_hash;
+      status.reorgs = state.reorgs;
+
+      if (state.tip_height >= 0) {
+        const nodeHash =
+          state.tip_height <= nodeHeight ? await node.call<string>('getblockhash', [state.tip_height]) : null;
+        if (nodeHash !== state.tip_hash) {
+          const fork = await findFork(state.tip_height, nodeHeight);
+          const r = await sql.transaction((tx) => rollbackTo(tx, fork));
+          rolledBack += r.removedBlocks;
+          status.tipHeight = r.newTip.height;
+          status.tipHash = r.newTip.hash;
+          status.reorgs += 1;
+          log.warn({ fork, removed: r.removedBlocks }, 'reorg: rolled back to the fork point');
+          continue;
+        }
+      }
+      if (status.tipHeight >= nodeHeight) break;
+      await setState('syncing');
+
+      let next = status.tipHeight + 1;
+      const batchSize = () =>
+        Math.max(1, Math.min(maxBlocks, Math.round(txTarget / Math.max(1, avgTxPerBlock))));
+      let pending: Promise<ParsedBlock[]> | null = fetchBlocks(
+        next,
+        Math.min(batchSize(), nodeHeight - next + 1),
+      );
+      let mismatch = false;
+      while (pending) {
+        const blocks = await pending;
+        const after = next + blocks.length;
+        pending = null;
+        if (after <= nodeHeight && !abort.signal.aborted) {
+          const c = Math.min(batchSize(), nodeHeight - after + 1);
+          pending = fetchBlocks(after, c);
+          // A rejected prefetch is handled when it is awaited; until then it must not count as unhandled.
+          pending.catch(() => {});
+        }
+        try {
+          await sql.transaction((tx) => applyBlocks(tx, blocks, definitions));
+        } catch (err) {
+          if (err instanceof ChainMismatchError) {
+            mismatch = true;
+            break;
+          }
+          throw err;
+        }
+        const last = blocks[blocks.length - 1]!;
+        applied += blocks.length;
+        status.tipHeight = last.height;
+        status.tipHash = last.hash;
+        status.lag = Math.max(0, nodeHeight - last.height);
+        const txs = blocks.reduce((n, b) => n + b.txs.length, 0);
+        avgTxPerBlock = txs / blocks.length;
+        next = after;
+        if (abort.signal.aborted) break;
+      }
+      if (abort.signal.aborted) break;
+      if (!mismatch && status.tipHeight >= nodeHeight) break;
+    }
+    await setState('synced');
+    return { applied, rolledBack };
+  }
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    while (!abort.signal.aborted) {
+      try {
+        await syncOnce();
+        failures = 0;
+        await sleep(pollMs, abort.signal);
+      } catch (err) {
+        if (abort.signal.aborted) break;
+        failures++;
+        const message = (err as Error).message ?? String(err);
+        if (err instanceof NodeUnavailableError) await setState('node-unreachable', message);
+        else if (err instanceof ReorgTooDeepError) await setState('reorg-too-deep', message);
+        else if (err instanceof IndexerLockedError) await setState('error', message);
+        else await setState('error', err instanceof DatabaseError ? `database: ${message}` : message);
+        log.error({ err: message, failures }, 'indexer pass failed; retrying');
+        await sleep(Math.min(30_000, pollMs * 2 ** Math.min(failures, 5)), abort.signal);
+      }
+    }
+  }
+
+  return {
+    async start() {
+      if (loop) return;
+      abort = new AbortController();
+      await ensureLock();
+      await writeIndexerStatus(sql, { status: 'starting', started: true }).catch(() => {});
+      loop = run();
+    },
+    async stop() {
+      abort.abort();
+      await loop;
+      loop = null;
+      status.state = 'stopped';
+      await writeIndexerStatus(sql, { status: 'stopped' }).catch(() => {});
+      if (lock) {
+        await lock.release();
+        lock = null;
+      }
+    },
+    syncOnce,
+    status: () => ({ ...status }),
+  };
+}

@@ -1,0 +1,144 @@
+/** A JSON-RPC error the node answered with (the node is up; the request was refused). */
+export class NodeRpcError extends Error {
+  override readonly name = 'NodeRpcError';
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    message: string,
+  ) {
+    super(`${method}: ${message} (code ${code})`);
+  }
+}
+
+/** The node could not be reached, timed out, or answered something that is not JSON-RPC. */
+export class NodeUnavailableError extends Error {
+  override readonly name = 'NodeUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** Options of the JSON-RPC client. */
+export interface NodeClientOptions {
+  /** http(s)://user:password@host:port/ — credentials are taken out of the URL and sent as basic auth. */
+  url: string;
+  /** Milliseconds one HTTP call may take (default 30 s). */
+  timeoutMs?: number;
+  /** Attempts for a call that failed for lack of the node (default 4); RPC errors are never retried. */
+  attempts?: number;
+  /** First backoff in milliseconds, doubled each attempt (default 250). */
+  backoffMs?: number;
+  /** fetch to use (tests inject failures through it). */
+  fetch?: typeof fetch;
+}
+
+/** One call of a batch. */
+export interface RpcCall {
+  method: string;
+  params?: unknown[];
+}
+
+/** A Bitcoin-Core-compatible JSON-RPC client. */
+export interface NodeClient {
+  /** Calls one method. @example const height = await node.call<number>('getblockcount') */
+  call<T = unknown>(method: string, params?: unknown[]): Promise<T>;
+  /** Calls several methods in one HTTP request; results in order. Throws the first RPC error. */
+  batch<T = unknown>(calls: RpcCall[]): Promise<T[]>;
+  /** The URL without credentials, for logs and status. */
+  readonly displayUrl: string;
+}
+
+interface RpcResponse {
+  result?: unknown;
+  error?: { code: number; message: string } | null;
+  id?: unknown;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Creates a JSON-RPC client for a Bitcoin-Core-style node.
+ * @example const node = createNodeClient({ url: 'http://user:pass@127.0.0.1:18443/' })
+ */
+export function createNodeClient(opts: NodeClientOptions): NodeClient {
+  const parsed = new URL(opts.url);
+  const auth =
+    parsed.username || parsed.password
+      ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
+      : undefined;
+  parsed.username = '';
+  parsed.password = '';
+  const endpoint = parsed.toString();
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const attempts = Math.max(1, opts.attempts ?? 4);
+  const backoffMs = opts.backoffMs ?? 250;
+  const doFetch = opts.fetch ?? fetch;
+  let nextId = 1;
+
+  async function post(body: unknown, label: string): Promise<unknown> {
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        const res = await doFetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        if (res.status === 401 || res.status === 403) {
+          throw new NodeUnavailableError(`${label}: the node refused the credentials (HTTP ${res.status})`);
+        }
+        const text = await res.text();
+        try {
+          return JSON.parse(text);
+        } catch {
+          throw new NodeUnavailableError(
+            `${label}: the node answered HTTP ${res.status} with a body that is not JSON`,
+          );
+        }
+      } catch (err) {
+        lastError = err;
+        if (err instanceof NodeUnavailableError && /credentials/.test(err.message)) throw err;
+        if (attempt < attempts) await sleep(backoffMs * 2 ** (attempt - 1));
+      }
+    }
+    if (lastError instanceof NodeUnavailableError) throw lastError;
+    const reason =
+      (lastError as Error)?.name === 'TimeoutError'
+        ? `timed out after ${timeoutMs} ms`
+        : String((lastError as Error)?.message ?? lastError);
+    throw new NodeUnavailableError(`${label}: node unreachable at ${endpoint} (${reason})`, {
+      cause: lastError,
+    });
+  }
+
+  function unwrap(method: string, r: RpcResponse | undefined): unknown {
+    if (!r || typeof r !== 'object') throw new NodeUnavailableError(`${method}: malformed JSON-RPC response`);
+    if (r.error) throw new NodeRpcError(method, Number(r.error.code), String(r.error.message));
+    if (!('result' in r)) throw new NodeUnavailableError(`${method}: JSON-RPC response without result`);
+    return r.result;
+  }
+
+  return {
+    displayUrl: endpoint,
+    async call<T>(method: string, params: unknown[] = []) {
+      const r = (await post({ jsonrpc: '1.0', id: nextId++, method, params }, method)) as RpcResponse;
+      return unwrap(method, r) as T;
+    },
+    async batch<T>(calls: RpcCall[]) {
+      if (calls.length === 0) return [];
+      const first = nextId;
+      nextId += calls.length;
+      const body = calls.map((c, i) => ({
+        jsonrpc: '1.0',
+        id: first + i,
+        method: c.method,
+        params: c.params ?? [],
+      }));
+      const out = await post(body, `batch(${calls[0]!.method}×${calls.length})`);
+      if (!Array.isArray(out)) throw new NodeUnavailableError('batch: the node did not answer with an array');
+      const byId = new Map<unknown, RpcResponse>(out.map((r: RpcResponse) => [r?.id, r]));
+      return calls.map((c, i) => unwrap(c.method, byId.get(first + i))) as T[];
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import type { RateLimiter } from '@explorer/core';
+import type { Logger } from '@explorer/indexer';
+import { Hono } from 'hono';
+import { clientAddress } from './client-address.js';
+import { createDocsPage } from './docs-page.js';
+import { compression } from './middleware/compression.js';
+import { rateLimitHeaders } from './middleware/rate-limit-headers.js';
+import { requestBounds } from './middleware/request-bounds.js';
+import { requestLog } from './middleware/request-log.js';
+import { timing } from './middleware/timing.js';
+import { requestIdOf, serverErrorBody } from './server-envelope.js';
+import { SERVER_VERSION } from './version.js';
+
+/** The part of @explorer/core's ExplorerApi the server needs. */
+export interface ApiHandler {
+  handle(request: Request, options?: { clientAddress?: string | null }): Promise<Response>;
+}
+
+/** What the Hono app is built from. */
+export interface ServerAppDeps {
+  api: ApiHandler;
+  log: Logger;
+  /** Take the client address from X-Forwarded-For (only behind a proxy you control). */
+  trustProxy?: boolean;
+  /** Bodies at least this large are gzipped for clients that accept it (default 1,024 bytes). */
+  compressThreshold?: number;
+  /** Name and version announced at `/`. */
+  info?: { name: string; version: string };
+  /**
+   * The limiter the API counts with; the app counts the answers the API gives before it (see
+   * middleware/rate-limit-headers.ts), so every response carries X-RateLimit-* headers.
+   */
+  rateLimiter?: RateLimiter | null;
+  /** Longest request path and query in bytes; longer gets 414 (default 2,048). */
+  maxUrlLength?: number;
+}
+
+/**
+ * Builds the Hono app: logging, timing and compression around the explorer API, plus a small index at `/`.
+ * @example serve({ fetch: createServerApp({ api, log }).fetch, port: 3000 })
+ */
+export function createServerApp(deps: ServerAppDeps): Hono {
+  const info = deps.info ?? { name: 'explorer', version: SERVER_VERSION };
+  const trustProxy = deps.trustProxy ?? false;
+  const app = new Hono();
+
+  app.use(requestLog({ log: deps.log }));
+  app.use(timing());
+  app.use(compression({ threshold: deps.compressThreshold ?? 1024 }));
+  if (deps.rateLimiter) {
+    app.use(
+      rateLimitHeaders({ limiter: deps.rateLimiter, clientAddress: (c) => clientAddress(c, { trustProxy }) }),
+    );
+  }
+  app.use(requestBounds({ maxUrlLength: deps.maxUrlLength }));
+
+  app.get('/', (c) => {
+    c.header('x-request-id', requestIdOf(c.req.raw.headers));
+    c.header('cache-control', 'no-store');
+    return c.json({ ...info, docs: '/docs', openapi: '/v1/openapi.json', status: '/v1/status' });
+  });
+
+  // The rendered reference; /v1/docs stays the API's JSON.
+  app.route('/docs', createDocsPage());
+
+  // Every other path goes to the API, which answers unknown ones with its own 404 envelope.
+  app.all('*', (c) => deps.api.handle(c.req.raw, { clientAddress: clientAddress(c, { trustProxy }) }));
+
+  app.onError((err, c) => {
+    const requestId = requestIdOf(c.req.raw.headers);
+    deps.log.error({ requestId, err }, 'unhandled error');
+    return c.body(serverErrorBody(requestId, 'internal error'), 500, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': requestId,
+      'cache-control': 'no-store',
+    });
+  });
+
+  return app;
+}

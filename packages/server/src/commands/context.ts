@@ -1,0 +1,45 @@
+import type { ConfigFlags } from '../config.js';
+import { ConfigError, loadConfig, type ServerConfig } from '../config.js';
+
+/** What commands touch outside themselves; bin.ts passes the real process, tests pass fakes. */
+export interface CommandContext {
+  env: Record<string, string | undefined>;
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+  exit: (code: number) => void;
+  /** Registers a handler for SIGINT/SIGTERM. */
+  onSignal: (handler: (signal: string) => void) => void;
+}
+
+/** The real process as a CommandContext. */
+export function processContext(): CommandContext {
+  return {
+    env: process.env,
+    stdout: (line) => process.stdout.write(`${line}\n`),
+    stderr: (line) => process.stderr.write(`${line}\n`),
+    exit: (code) => process.exit(code),
+    onSignal: (handler) => {
+      process.on('SIGINT', () => handler('SIGINT'));
+      process.on('SIGTERM', () => handler('SIGTERM'));
+    },
+  };
+}
+
+/** Loads the configuration, or reports the one-line problem and exits with 2. */
+export function configOrExit(ctx: CommandContext, flags: ConfigFlags): ServerConfig | null {
+  try {
+    return loadConfig(ctx.env, flags);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    ctx.stderr(err.message);
+    ctx.exit(2);
+    return null;
+  }
+}
+
+/** Reports a startup failure as one line (no stack: operators need the cause, not our call graph). */
+export function failed(ctx: CommandContext, what: string, err: unknown): void {
+  const message = err instanceof Error ? err.message : String(err);
+  ctx.stderr(`explorer-server: ${what} failed: ${message.split('\n')[0]}`);
+  ctx.exit(1);
+}

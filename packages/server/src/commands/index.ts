@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { createRuntime } from '../runtime.js';
+import { type CommandContext, configOrExit, failed } from './context.js';
+import { exitOnSignal } from './shutdown.js';
+
+/**
+ * Registers `index`: the indexer alone, no HTTP (pairs with API replicas started with --no-index).
+ * @example registerIndex(program, processContext())
+ */
+export function registerIndex(program: Command, ctx: CommandContext): void {
+  program
+    .command('index')
+    .description('run only the indexer (no HTTP server)')
+    .option(
+      '--data-dir <dir>',
+      'embedded database and devnet files (env EXPLORER_DATA_DIR, default ./.explorer)',
+    )
+    .option('--log-level <level>', 'debug|info|warn|error|silent (env LOG_LEVEL, default info)')
+    .action(async (flags: { dataDir?: string; logLevel?: string }) => {
+      const config = configOrExit(ctx, { ...flags, index: true });
+      if (!config) return;
+      try {
+        const runtime = await createRuntime(config, { http: false });
+        // With no server socket, nothing else is guaranteed to keep the event loop alive between polls.
+        const keepAlive = setInterval(() => {}, 1 << 30);
+        exitOnSignal(ctx, {
+          ...runtime,
+          close: async () => {
+            clearInterval(keepAlive);
+            await runtime.close();
+          },
+        });
+        ctx.stdout(`explorer indexer running (${runtime.summary})`);
+      } catch (err) {
+        failed(ctx, 'index', err);
+      }
+    });
+}

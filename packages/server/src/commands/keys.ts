@@ -1,0 +1,169 @@
+import { generateApiKey, isApiKeyId, TIER_NAME } from '@explorer/core';
+import {
+  type ApiKeyListing,
+  insertApiKey,
+  listApiKeys,
+  openDatabase,
+  revokeApiKey,
+  type Sql,
+} from '@explorer/db';
+import type { Command } from 'commander';
+import type { ServerConfig } from '../config.js';
+import { type CommandContext, configOrExit, failed } from './context.js';
+
+interface DbFlags {
+  dataDir?: string;
+}
+
+async function withDatabase(
+  ctx: CommandContext,
+  flags: DbFlags,
+  what: string,
+  fn: (sql: Sql, config: ServerConfig) => Promise<number>,
+): Promise<void> {
+  const config = configOrExit(ctx, flags);
+  if (!config) return;
+  let code: number;
+  try {
+    // Applies pending migrations, so `keys create` works on a database no server has started on yet.
+    const sql = await openDatabase({
+      url: config.databaseUrl ?? undefined,
+      dataDir: config.dataDir,
+      connectionTimeoutMs: config.dbConnectTimeoutMs,
+      applicationName: `explorer-server keys ${what}`,
+    });
+    try {
+      code = await fn(sql, config);
+    } finally {
+      await sql.close();
+    }
+  } catch (err) {
+    failed(ctx, `keys ${what}`, err);
+    return;
+  }
+  ctx.exit(code);
+}
+
+function table(rows: ApiKeyListing[]): string[] {
+  const cells = [
+    ['ID', 'NAME', 'TIER', 'CREATED', 'REVOKED', 'LAST USED'],
+    ...rows.map((r) => [
+      r.id,
+      r.name,
+      r.tier,
+      r.createdAt.slice(0, 19).replace('T', ' '),
+      r.revokedAt ? r.revokedAt.slice(0, 19).replace('T', ' ') : '-',
+      r.lastUsedAt ? r.lastUsedAt.slice(0, 19).replace('T', ' ') : 'never',
+    ]),
+  ];
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+  return cells.map((row) =>
+    row
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/**
+ * Registers `keys create|list|revoke`: API keys in the database (only their SHA-256 is stored).
+ * @example explorer-server keys create --name "acme dashboard" --tier pro
+ */
+export function registerKeys(program: Command, ctx: CommandContext): void {
+  const keys = program.command('keys').description('manage API keys (create, list, revoke)');
+  const dataDir = ['--data-dir <dir>', 'embedded database directory (env EXPLORER_DATA_DIR)'] as const;
+
+  keys
+    .command('create')
+    .description('create a key and print it once (only its hash is stored)')
+    .requiredOption('--name <name>', 'who or what the key is for')
+    .option('--tier <tier>', 'rate-limit tier (RATE_LIMIT_TIERS), default "default"', 'default')
+    .option('--json', 'print {id, key, name, tier, createdAt} as JSON')
+    .option(...dataDir)
+    .action(async (flags: DbFlags & { name: string; tier: string; json?: boolean }) => {
+      const name = flags.name.trim();
+      if (name === '' || name.length > 200 || [...name].some((ch) => ch < ' ' || ch === '\x7f')) {
+        ctx.stderr('explorer-server: keys create: --name must be 1-200 printable characters');
+        ctx.exit(2);
+        return;
+      }
+      if (!TIER_NAME.test(flags.tier)) {
+        ctx.stderr(
+          'explorer-server: keys create: --tier must be 1-32 of a-z 0-9 _ - (starting with a letter or digit)',
+        );
+        ctx.exit(2);
+        return;
+      }
+      await withDatabase(ctx, flags, 'create', async (sql, config) => {
+        const created = generateApiKey();
+        const stored = await insertApiKey(sql, {
+          id: created.id,
+          name,
+          tier: flags.tier,
+          keyHash: created.hash,
+        });
+        if (flags.json) {
+          ctx.stdout(
+            JSON.stringify({
+              id: stored.id,
+              key: created.key,
+              name,
+              tier: stored.tier,
+              createdAt: stored.createdAt,
+            }),
+          );
+          return 0;
+        }
+        ctx.stdout(`created API key ${stored.id} (name "${name}", tier ${stored.tier}):`);
+        ctx.stdout(created.key);
+        ctx.stdout('This is the only time the key is shown; the server keeps only its SHA-256 hash.');
+        if (stored.tier !== 'default' && !Object.hasOwn(config.rateLimitTiers, stored.tier)) {
+          ctx.stderr(
+            `note: tier ${stored.tier} has no limit in RATE_LIMIT_TIERS here; it gets RATE_LIMIT_KEY (${config.rateLimitKey})`,
+          );
+        }
+        return 0;
+      });
+    });
+
+  keys
+    .command('list')
+    .description('list keys: id, name, tier, created, revoked, last used (never the key or its hash)')
+    .option('--json', 'print one JSON array')
+    .option(...dataDir)
+    .action(async (flags: DbFlags & { json?: boolean }) => {
+      await withDatabase(ctx, flags, 'list', async (sql) => {
+        const rows = await listApiKeys(sql);
+        if (flags.json) ctx.stdout(JSON.stringify(rows));
+        else if (rows.length === 0) ctx.stdout('no API keys');
+        else for (const line of table(rows)) ctx.stdout(line);
+        return 0;
+      });
+    });
+
+  keys
+    .command('revoke')
+    .description('revoke a key by id; servers refuse it within API_KEY_CACHE_SECONDS')
+    .argument('<id>', 'the key id (the part after exk_)')
+    .option(...dataDir)
+    .action(async (id: string, flags: DbFlags) => {
+      if (!isApiKeyId(id)) {
+        ctx.stderr('explorer-server: keys revoke: a key id is 10 characters of a-z and 2-7');
+        ctx.exit(2);
+        return;
+      }
+      await withDatabase(ctx, flags, 'revoke', async (sql, config) => {
+        const result = await revokeApiKey(sql, id);
+        if (result === 'unknown') {
+          ctx.stderr(`explorer-server: keys revoke: no key with id ${id}`);
+          return 1;
+        }
+        ctx.stdout(
+          result === 'revoked'
+            ? `revoked key ${id}; running servers refuse it within ${config.apiKeyCacheSeconds} s`
+            : `key ${id} was already revoked`,
+        );
+        return 0;
+      });
+    });
+}

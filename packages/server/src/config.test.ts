@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, publicBaseUrl } from './config.js';
+
+const fails = (env: Record<string, string>, flags = {}) => {
+  try {
+    loadConfig(env, flags);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: null,
+      databaseReadUrl: null,
+      dataDir: './.explorer',
+      nodeRpcUrl: null,
+      publicBaseUrl: null,
+      poolsFile: null,
+      labelsFile: null,
+      logLevel: 'info',
+      dbPoolSize: 10,
+      dbStatementTimeoutMs: 5000,
+      dbConnectTimeoutMs: 5000,
+      indexerPollMs: 1000,
+      maxReorgDepth: 100,
+      finalityDepth: 100,
+      cacheEntries: 10000,
+      corsOrigin: '*',
+      trustProxy: false,
+      devnetSeed: 'explorer',
+      devnetBlocks: 300,
+      devnetTxPerBlock: 8,
+      devnetIntervalMs: 15000,
+      index: true,
+    });
+    expect(publicBaseUrl(c, 3000)).toBe('http://127.0.0.1:3000');
+  });
+
+  it('reads the environment, and flags win over it', () => {
+    const env = {
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db:5432/explorer',
+      DATABASE_READ_URL: 'postgresql://u:p@replica/explorer',
+      NODE_RPC_URL: 'http://rpc:pw@node:9332/',
+      PUBLIC_BASE_URL: 'https://api.example.org/',
+      LOG_LEVEL: 'WARN',
+      TRUST_PROXY: 'yes',
+      CACHE_ENTRIES: '0',
+      DEVNET_INTERVAL_MS: '0',
+    };
+    const c = loadConfig(env, { port: '9000', host: '::1', index: false });
+    expect(c).toMatchObject({
+      port: 9000,
+      host: '::1',
+      databaseUrl: env.DATABASE_URL,
+      databaseReadUrl: env.DATABASE_READ_URL,
+      nodeRpcUrl: env.NODE_RPC_URL,
+      logLevel: 'warn',
+      trustProxy: true,
+      cacheEntries: 0,
+      devnetIntervalMs: 0,
+      index: false,
+    });
+    expect(publicBaseUrl(c, 9000)).toBe('https://api.example.org');
+    expect(publicBaseUrl({ ...c, publicBaseUrl: null }, 9000)).toBe('http://[::1]:9000');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: null });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'config: PORT must be an integer from 0 to 65535 (got "abc")'],
+    [{ PORT: '70000' }, 'config: PORT must be an integer from 0 to 65535 (got "70000")'],
+    [{ PORT: '-1' }, 'config: PORT must be an integer from 0 to 65535 (got "-1")'],
+    [{ PORT: '3.5' }, 'config: PORT must be an integer from 0 to 65535 (got "3.5")'],
+    [{ DB_POOL_SIZE: '0' }, 'config: DB_POOL_SIZE must be an integer from 1 to 1000 (got "0")'],
+    [
+      { DB_STATEMENT_TIMEOUT_MS: '5s' },
+      'config: DB_STATEMENT_TIMEOUT_MS must be an integer of at least 1 (got "5s")',
+    ],
+    [
+      { DB_CONNECT_TIMEOUT_MS: 'x' },
+      'config: DB_CONNECT_TIMEOUT_MS must be an integer of at least 1 (got "x")',
+    ],
+    [{ INDEXER_POLL_MS: '1' }, 'config: INDEXER_POLL_MS must be an integer of at least 10 (got "1")'],
+    [{ MAX_REORG_DEPTH: '0' }, 'config: MAX_REORG_DEPTH must be an integer of at least 1 (got "0")'],
+    [{ FINALITY_DEPTH: 'ten' }, 'config: FINALITY_DEPTH must be an integer of at least 1 (got "ten")'],
+    [{ CACHE_ENTRIES: '-5' }, 'config: CACHE_ENTRIES must be an integer of at least 0 (got "-5")'],
+    [{ DEVNET_BLOCKS: '1e3' }, 'config: DEVNET_BLOCKS must be an integer from 0 to 100000 (got "1e3")'],
+    [
+      { DEVNET_TX_PER_BLOCK: '5000' },
+      'config: DEVNET_TX_PER_BLOCK must be an integer from 0 to 1000 (got "5000")',
+    ],
+    [
+      { DEVNET_INTERVAL_MS: 'soon' },
+      'config: DEVNET_INTERVAL_MS must be an integer of at least 0 (got "soon")',
+    ],
+    [
+      { LOG_LEVEL: 'verbose' },
+      'config: LOG_LEVEL must be one of debug, info, warn, error, silent (got "verbose")',
+    ],
+    [{ TRUST_PROXY: 'maybe' }, 'config: TRUST_PROXY must be true or false (got "maybe")'],
+    [{ HOST: '   ' }, 'config: HOST must not be empty'],
+    [{ CORS_ORIGIN: ' ' }, 'config: CORS_ORIGIN must not be empty'],
+    [
+      { DATABASE_URL: 'mysql://db/x' },
+      'config: DATABASE_URL must be a postgres:// or postgresql:// URL (got a mysql: URL)',
+    ],
+    [
+      { DATABASE_URL: 'not a url' },
+      'config: DATABASE_URL must be a postgres:// or postgresql:// URL (got a value that is not a URL)',
+    ],
+    [
+      { NODE_RPC_URL: 'ftp://node' },
+      'config: NODE_RPC_URL must be an http:// or https:// URL (got a ftp: URL)',
+    ],
+    [
+      { PUBLIC_BASE_URL: 'example.org' },
+      'config: PUBLIC_BASE_URL must be an http:// or https:// URL (got a value that is not a URL)',
+    ],
+    [
+      { DATABASE_READ_URL: 'postgres://replica/x' },
+      'config: DATABASE_READ_URL needs DATABASE_URL (the embedded database has no replicas)',
+    ],
+  ])('rejects %j with one clear line', (env, message) => {
+    const got = fails(env);
+    expect(got).toBe(message);
+    expect(got).not.toContain('\n');
+  });
+
+  it('names the flag when the bad value came from a flag', () => {
+    expect(fails({ PORT: '80' }, { port: 'x' })).toBe(
+      'config: --port must be an integer from 0 to 65535 (got "x")',
+    );
+  });
+
+  it('never echoes a rejected URL, which may hold a password', () => {
+    expect(fails({ NODE_RPC_URL: 'user:secret@node:9332' })).not.toContain('secret');
+  });
+});
+
+describe('loadConfig: access and bounds', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      rateLimitEnabled: true,
+      rateLimitWindowSeconds: 60,
+      rateLimitAnon: 120,
+      rateLimitKey: 1200,
+      rateLimitTiers: {},
+      redisUrl: null,
+      rateLimitPrefix: 'explorer:rl',
+      apiKeyCacheSeconds: 30,
+      maxUrlLength: 2048,
+      maxHeaderSize: 16384,
+    });
+  });
+
+  it('reads tiers and Redis, and refuses bad values with one line that never echoes a URL', () => {
+    const c = loadConfig({
+      RATE_LIMIT_TIERS: 'pro:6000, partner:20000',
+      REDIS_URL: 'redis://:secret@cache:6379/0',
+      RATE_LIMIT_ENABLED: 'off',
+    });
+    expect(c.rateLimitTiers).toEqual({ pro: 6000, partner: 20000 });
+    expect(c.redisUrl).toBe('redis://:secret@cache:6379/0');
+    expect(c.rateLimitEnabled).toBe(false);
+    expect(fails({ RATE_LIMIT_TIERS: 'pro=5' })).toBe(
+      'config: RATE_LIMIT_TIERS has an entry that is not <tier>:<requests> (got "pro=5")',
+    );
+    expect(fails({ REDIS_URL: 'http://:secret@cache' })).toBe(
+      'config: REDIS_URL must be a redis:// or rediss:// URL (got a http: URL)',
+    );
+    expect(fails({ RATE_LIMIT_ANON: '0' })).toMatch(/^config: RATE_LIMIT_ANON must be an integer from 1/);
+    expect(fails({ MAX_URL_LENGTH: '10' })).toMatch(/^config: MAX_URL_LENGTH must be an integer from 256/);
+  });
+});

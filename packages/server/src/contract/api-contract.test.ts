@@ -1,0 +1,405 @@
+import { ApiError, createHandlers } from '@explorer/core';
+import { pgSkipReason, testDrivers } from '@explorer/db/testing';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { type ChainFixture, createChainFixture } from './fixture.js';
+import { createResponseValidator, type ResponseValidator } from './openapi-validator.js';
+
+const skip = pgSkipReason();
+if (skip) console.log(`[contract] ${skip}`);
+
+interface Samples {
+  height: number;
+  hash: string;
+  certified: number;
+  uncertified: number;
+  txid: string;
+  coinbaseTxid: string;
+  address: string;
+  busy: string;
+  miner: string;
+  pool: string;
+}
+
+/** Valid and invalid requests for every operation; `expect` is the status the contract requires. */
+function requests(s: Samples): Record<string, { path: string; status: number }[]> {
+  const bad = [
+    { suffix: '?limit=0', status: 400 },
+    { suffix: '?limit=101', status: 400 },
+    { suffix: '?limit=abc', status: 400 },
+    { suffix: '?cursor=garbage', status: 400 },
+    { suffix: '?offset=-1', status: 400 },
+    { suffix: '?nope=1', status: 400 },
+  ];
+  const list = (path: string) => [
+    { path, status: 200 },
+    { path: `${path}?limit=1`, status: 200 },
+    { path: `${path}?limit=100&offset=2`, status: 200 },
+    ...bad.map((b) => ({ path: path + b.suffix, status: b.status })),
+  ];
+  const zero = '0'.repeat(64);
+  return {
+    getOpenApiDocument: [{ path: '/v1/openapi.json', status: 200 }],
+    getDocs: [{ path: '/v1/docs', status: 200 }],
+    getMe: [{ path: '/v1/api/me', status: 200 }],
+    getStatus: [{ path: '/v1/status', status: 200 }],
+    listBlocks: list('/v1/blocks'),
+    getBlock: [
+      { path: `/v1/blocks/${s.height}`, status: 200 },
+      { path: `/v1/blocks/${s.hash}`, status: 200 },
+      { path: `/v1/blocks/${s.hash.toUpperCase()}`, status: 200 },
+      { path: '/v1/blocks/99999999', status: 404 },
+      { path: `/v1/blocks/${zero}`, status: 404 },
+      { path: '/v1/blocks/-1', status: 400 },
+      { path: '/v1/blocks/12abc', status: 400 },
+      { path: '/v1/blocks/99999999999', status: 400 },
+    ],
+    getBlockCertificate: [
+      { path: `/v1/blocks/${s.certified}/certificate`, status: 200 },
+      { path: `/v1/blocks/${s.certified}/certificate?includeProof=true`, status: 200 },
+      { path: `/v1/blocks/${s.uncertified}/certificate`, status: 404 },
+      { path: `/v1/blocks/${s.certified}/certificate?includeProof=yes`, status: 400 },
+      { path: '/v1/blocks/99999999/certificate', status: 404 },
+    ],
+    getBlockCoinbaseOutputs: [
+      { path: `/v1/blocks/${s.height}/coinbase-outputs`, status: 200 },
+      { path: '/v1/blocks/99999999/coinbase-outputs', status: 404 },
+    ],
+    listBlockOutputs: [
+      ...list(`/v1/blocks/${s.height}/outputs`),
+      { path: '/v1/blocks/99999999/outputs', status: 404 },
+    ],
+    getBlockRaw: [
+      { path: `/v1/blocks/${s.height}/raw`, status: 200 },
+      { path: `/v1/blocks/${zero}/raw`, status: 404 },
+    ],
+    listBlockTxs: [...list(`/v1/blocks/${s.height}/txs`), { path: '/v1/blocks/99999999/txs', status: 404 }],
+    listTxs: list('/v1/txs'),
+    getTx: [
+      { path: `/v1/txs/${s.txid}`, status: 200 },
+      { path: `/v1/txs/${s.coinbaseTxid}`, status: 200 },
+      { path: `/v1/txs/${zero}`, status: 404 },
+      { path: '/v1/txs/abc', status: 400 },
+      { path: `/v1/txs/${s.txid}x`, status: 400 },
+    ],
+    getTxFlow: [
+      { path: `/v1/txs/${s.txid}/flow`, status: 200 },
+      { path: `/v1/txs/${zero}/flow`, status: 404 },
+    ],
+    listTxInputs: [...list(`/v1/txs/${s.txid}/inputs`), { path: `/v1/txs/${zero}/inputs`, status: 404 }],
+    listTxOutputs: [...list(`/v1/txs/${s.txid}/outputs`), { path: `/v1/txs/${zero}/outputs`, status: 404 }],
+    getTxRaw: [
+      { path: `/v1/txs/${s.txid}/raw`, status: 200 },
+      { path: `/v1/txs/${zero}/raw`, status: 404 },
+    ],
+    getAddress: [
+      { path: `/v1/addresses/${s.address}`, status: 200 },
+      { path: '/v1/addresses/dvt1qneverseenaddress000000000000000', status: 200 },
+      { path: '/v1/addresses/short', status: 400 },
+      { path: "/v1/addresses/1'%20OR%201=1--", status: 400 },
+    ],
+    listAddressTxs: [
+      ...list(`/v1/addresses/${s.busy}/txs`),
+      { path: '/v1/addresses/x%00y/txs', status: 400 },
+    ],
+    listAddressUtxos: list(`/v1/addresses/${s.busy}/utxos`),
+    getAddressBalanceHistory: [{ path: `/v1/addresses/${s.busy}/balance-history`, status: 200 }],
+    getAddressFlowSummary: [{ path: `/v1/addresses/${s.busy}/flow-summary`, status: 200 }],
+    listAddressFlows: list(`/v1/addresses/${s.busy}/flows`),
+    listTopMiners: list('/v1/miners/top'),
+    getMiner: [...list(`/v1/miners/${s.miner}`), { path: '/v1/miners/x', status: 400 }],
+    getMinerBlocksOverTime: [
+      { path: `/v1/miners/${s.miner}/blocks-over-time`, status: 200 },
+      { path: `/v1/miners/${s.busy}/blocks-over-time`, status: 200 },
+    ],
+    listTopPools: [
+      { path: '/v1/pools/top', status: 200 },
+      { path: '/v1/pools/top?window=24h', status: 200 },
+      { path: '/v1/pools/top?window=30d&limit=2', status: 200 },
+      { path: '/v1/pools/top?window=all', status: 200 },
+      { path: '/v1/pools/top?window=1y', status: 400 },
+      { path: '/v1/pools/top?limit=0', status: 400 },
+      { path: '/v1/pools/top?cursor=abc', status: 400 },
+    ],
+    getPool: [
+      { path: `/v1/pools/${s.pool}`, status: 200 },
+      { path: '/v1/pools/unknown', status: 200 },
+      { path: '/v1/pools/no-such-pool', status: 404 },
+      { path: '/v1/pools/bad%20id', status: 400 },
+    ],
+    getPoolBlocksOverTime: [
+      { path: `/v1/pools/${s.pool}/blocks-over-time`, status: 200 },
+      { path: '/v1/pools/no-such-pool/blocks-over-time', status: 404 },
+    ],
+    listPoolPayoutOutputs: [
+      ...list(`/v1/pools/${s.pool}/payout-outputs`),
+      { path: '/v1/pools/no-such-pool/payout-outputs', status: 404 },
+    ],
+    getNetworkAnalytics: [{ path: '/v1/analytics/network', status: 200 }],
+    getPouwAnalytics: [{ path: '/v1/analytics/pouw', status: 200 }],
+    getSupplyAnalytics: [{ path: '/v1/analytics/supply', status: 200 }],
+    getPoolAnalytics: [{ path: '/v1/analytics/pools', status: 200 }],
+    search: [
+      { path: `/v1/search?q=${s.height}`, status: 200 },
+      { path: `/v1/search?q=${s.txid}`, status: 200 },
+      { path: `/v1/search?q=${s.pool}`, status: 200 },
+      { path: '/v1/search?q=', status: 400 },
+      { path: '/v1/search', status: 400 },
+      { path: `/v1/search?q=${'a'.repeat(131)}`, status: 400 },
+    ],
+    suggest: [
+      { path: `/v1/search/suggest?q=${s.txid.slice(0, 5)}`, status: 200 },
+      { path: '/v1/search/suggest?q=ab', status: 200 },
+      { path: '/v1/search/suggest?q=abc&limit=11', status: 400 },
+    ],
+    listKnownAddresses: [{ path: '/v1/known-addresses', status: 200 }],
+    getMempool: [{ path: '/v1/mempool', status: 200 }],
+    // No refresher runs in this fixture: nothing is stored yet, which the contract answers with 503.
+    getMarket: [{ path: '/v1/market', status: 503 }],
+    getMarketChart: [
+      { path: '/v1/market/chart?days=30', status: 503 },
+      { path: '/v1/market/chart?days=2', status: 400 },
+    ],
+    getMarketAnalytics: [{ path: '/v1/analytics/market', status: 200 }],
+  };
+}
+
+describe.each(testDrivers())('API contract (%s)', (driver) => {
+  let f: ChainFixture;
+  let validator: ResponseValidator;
+  let s: Samples;
+
+  beforeAll(async () => {
+    f = await createChainFixture(driver);
+    const doc = (await f.get('/v1/openapi.json')).body;
+    validator = createResponseValidator(doc);
+    const tip = f.devnet.height();
+    const height = tip - 30;
+    const block = (await f.node.call<any>('getblock', [
+      await f.node.call('getblockhash', [height]),
+      2,
+    ])) as any;
+    let certified = -1;
+    let uncertified = -1;
+    for (let h = tip; h > tip - 40 && (certified < 0 || uncertified < 0); h--) {
+      const b = await f.node.call<any>('getblock', [await f.node.call('getblockhash', [h]), 1]);
+      if (b.certificate && certified < 0) certified = h;
+      if (!b.certificate && uncertified < 0) uncertified = h;
+    }
+    const tx = block.tx.find((t: any) => !t.vin[0].coinbase);
+    const truth = f.devnet.truth();
+    s = {
+      height,
+      hash: block.hash,
+      certified,
+      uncertified,
+      txid: tx.txid,
+      coinbaseTxid: block.tx[0].txid,
+      address: tx.vout.find((o: any) => o.scriptPubKey.address).scriptPubKey.address,
+      busy: truth.busyAddresses[0]!,
+      miner: Object.entries(truth.blocksByMiner).sort((a, b) => b[1] - a[1])[0]![0],
+      pool: Object.entries(truth.blocksByPool)
+        .filter(([id]) => id !== 'unknown')
+        .sort((a, b) => b[1] - a[1])[0]![0],
+    };
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  it('has a validator that rejects bodies the document does not allow', async () => {
+    const good = (await f.get(`/v1/blocks/${s.height}`)).body;
+    expect(validator.check('getBlock', 200, good)).toBeNull();
+    const { hash: _h, ...noHash } = good.block;
+    expect(validator.check('getBlock', 200, { ...good, block: noHash })).toMatch(/hash/);
+    expect(
+      validator.check('getBlock', 200, { ...good, block: { ...good.block, reward: '1' } }),
+    ).not.toBeNull();
+    expect(validator.check('getBlock', 200, { ...good, meta: { requestId: 'x' } })).not.toBeNull();
+    expect(validator.check('getBlock', 418, good)).toMatch(/not declared/);
+  });
+
+  it('documents every operation of the contract', () => {
+    expect(validator.operationIds().sort()).toEqual(Object.keys(requests(s)).sort());
+  });
+
+  it('answers valid and invalid requests with documented statuses and bodies, never an unplanned 5xx', async () => {
+    let checked = 0;
+    for (const [op, list] of Object.entries(requests(s))) {
+      for (const r of list) {
+        const res = await f.get(r.path);
+        expect({ op, path: r.path, status: res.status }).toEqual({ op, path: r.path, status: r.status });
+        if (op === 'getOpenApiDocument' || op === 'getDocs') {
+          expect(res.body.openapi).toBe('3.1.0');
+          continue;
+        }
+        expect({ path: r.path, error: validator.check(op, res.status, res.body) }).toEqual({
+          path: r.path,
+          error: null,
+        });
+        if (res.status !== 200) expect(typeof res.body.error).toBe('string');
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('uses the contract’s cursor message, and binds cursors to their list', async () => {
+    const first = await f.get('/v1/blocks?limit=2');
+    const cursor = first.body.pagination.nextCursor as string;
+    expect(typeof cursor).toBe('string');
+    for (const bad of ['garbage', `${cursor.slice(0, -2)}AA`, cursor.split('').reverse().join('')]) {
+      const r = await f.get(`/v1/blocks?cursor=${encodeURIComponent(bad)}`);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe('cursor must be a valid pagination cursor');
+    }
+    const foreign = await f.get(`/v1/txs?cursor=${cursor}`);
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toBe('cursor must be a valid pagination cursor');
+    const both = await f.get(`/v1/blocks?cursor=${cursor}&offset=3`);
+    expect(both.status).toBe(400);
+    const limit = await f.get('/v1/blocks?limit=500');
+    expect(limit.body.error).toBe('limit must be an integer from 1 to 100');
+    const dup = await f.get('/v1/blocks?limit=2&limit=3');
+    expect(dup.body.error).toMatch(/more than once/);
+  });
+
+  it('pages through a busy address with no gap or duplicate, also while blocks arrive', async () => {
+    const summary = (await f.get(`/v1/addresses/${s.busy}`)).body.address;
+    expect(summary.txCount).toBeGreaterThan(50);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const r = await f.get(`/v1/addresses/${s.busy}/txs?limit=17${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(r.status).toBe(200);
+      seen.push(...r.body.txs.map((t: any) => `${t.blockHeight}:${t.blockIndex}`));
+      cursor = r.body.pagination.nextCursor;
+      expect(r.body.pagination.hasMore).toBe(cursor !== undefined);
+      if (++pages === 2) {
+        f.devnet.mine(3);
+        await f.sync();
+      }
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(summary.txCount);
+    const legacy = await f.get(`/v1/addresses/${s.busy}/txs?limit=5&offset=5`);
+    const viaCursor = await f.get(`/v1/addresses/${s.busy}/txs?limit=5`);
+    const next = await f.get(
+      `/v1/addresses/${s.busy}/txs?limit=5&cursor=${viaCursor.body.pagination.nextCursor}`,
+    );
+    expect(legacy.body.txs.map((t: any) => t.txid)).toEqual(next.body.txs.map((t: any) => t.txid));
+  });
+
+  it('keeps paging through a reorg above the cursor, and refuses with a clear 400 after one below it', async () => {
+    const path = `/v1/addresses/${s.busy}/txs?limit=5`;
+    // Walk down until the cursor sits well below the tip.
+    let r = await f.get(path);
+    const seen: string[] = r.body.txs.map((t: any) => t.txid);
+    while (r.body.txs.at(-1).blockHeight > f.devnet.height() - 8) {
+      r = await f.get(`${path}&cursor=${r.body.pagination.nextCursor}`);
+      seen.push(...r.body.txs.map((t: any) => t.txid));
+    }
+    const deep = r.body.pagination.nextCursor as string;
+    const below = r.body.txs.at(-1).blockHeight as number;
+    f.devnet.reorg(3);
+    await f.sync();
+    // Everything below the cursor is untouched: the rest of the list follows without a repeat.
+    const rest = await f.get(`${path}&cursor=${deep}`);
+    expect(rest.status).toBe(200);
+    expect(rest.body.txs.every((t: any) => t.blockHeight <= below && !seen.includes(t.txid))).toBe(true);
+    // A cursor near the tip, then a reorg that replaces its block: the next page would be wrong, so 400.
+    const top = await f.get(path);
+    const shallow = top.body.pagination.nextCursor as string;
+    const at = top.body.txs.at(-1).blockHeight as number;
+    f.devnet.reorg(f.devnet.height() - at + 1);
+    await f.sync();
+    const refused = await f.get(`${path}&cursor=${shallow}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe(
+      `the chain reorganised at or below height ${at} after this cursor was issued; start again from the first page`,
+    );
+  });
+
+  it('speaks HTTP: 405 with Allow, HEAD, CORS preflight, unknown path, request ids', async () => {
+    const post = await f.api.handle(new Request('http://x/v1/blocks', { method: 'POST', body: '{}' }));
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect((await post.json()).ok).toBe(false);
+    const head = await f.api.handle(new Request('http://x/v1/blocks', { method: 'HEAD' }));
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const pre = await f.api.handle(new Request('http://x/v1/blocks', { method: 'OPTIONS' }));
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-headers')).toMatch(/X-API-Key/);
+    const missing = await f.get('/v1/nothing/here');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ ok: false, error: expect.stringMatching(/no such endpoint/) });
+    const mine = await f.get('/v1/status', { 'x-request-id': 'client-abc.123' });
+    expect(mine.body.meta.requestId).toBe('client-abc.123');
+    expect(mine.headers.get('x-request-id')).toBe('client-abc.123');
+    const insane = await f.get('/v1/status', { 'x-request-id': 'bad id with spaces' });
+    expect(insane.body.meta.requestId).not.toBe('bad id with spaces');
+    expect(insane.headers.get('access-control-expose-headers')).toMatch(/X-RateLimit-Remaining/);
+  });
+
+  it('marks final data immutable, revalidates with ETag, and says when it served from cache', async () => {
+    const raw = await f.get(`/v1/blocks/${s.height}/raw`);
+    expect(raw.headers.get('cache-control')).toMatch(/immutable/);
+    const tipRaw = await f.get(`/v1/blocks/${f.devnet.height()}/raw`);
+    expect(tipRaw.headers.get('cache-control')).not.toMatch(/immutable/);
+    const etag = raw.headers.get('etag')!;
+    const again = await f.get(`/v1/blocks/${s.height}/raw`, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    const a = await f.get(`/v1/blocks/${s.height}`);
+    const b = await f.get(`/v1/blocks/${s.height}`);
+    expect(b.body.meta.cached).toBe(true);
+    expect(b.body.block).toEqual(a.body.block);
+    const tip = await f.get(`/v1/blocks/${f.devnet.height()}`);
+    expect(tip.body.meta.cached).toBe(false);
+  });
+
+  it('reports meta exactly as the contract lists it', async () => {
+    const ok = await f.get('/v1/blocks?limit=1');
+    expect(Object.keys(ok.body.meta).sort()).toEqual(
+      [
+        'cached',
+        'indexedTip',
+        'indexedTipHash',
+        'nodeHeight',
+        'requestId',
+        'servedAt',
+        'txIndexedTip',
+      ].sort(),
+    );
+    expect(ok.body.meta.indexedTip).toBe(f.devnet.height());
+    expect(ok.body.meta.indexedTipHash).toBe(f.devnet.tipHash());
+    const err = await f.get('/v1/blocks/99999999');
+    expect(Object.keys(err.body.meta).sort()).toEqual(['indexedTip', 'nodeHeight', 'requestId', 'servedAt']);
+  });
+});
+
+describe('typed handler functions (pglite)', () => {
+  let f: ChainFixture;
+  beforeAll(async () => {
+    f = await createChainFixture('pglite', { seed: 'handlers', blocks: 40 });
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  it('return the same data as HTTP, typed by operation, and throw ApiError on errors', async () => {
+    const h = createHandlers(f.api);
+    const { block, meta } = await h.getBlock({ params: { heightOrHash: '12' } });
+    expectTypeOf(block.pool.id).toEqualTypeOf<string>();
+    expectTypeOf(block.reward).toEqualTypeOf<number>();
+    expect(block).toEqual((await f.get('/v1/blocks/12')).body.block);
+    expect(meta.indexedTip).toBe(f.devnet.height());
+    const page = await h.listBlocks({ query: { limit: 3 } });
+    expect(page.blocks.map((b) => b.height)).toEqual([40, 39, 38]);
+    expect(page.pagination?.hasMore).toBe(true);
+    const status = await h.getStatus({});
+    expectTypeOf(status.status.healthy).toEqualTypeOf<boolean>();
+    await expect(h.getBlock({ params: { heightOrHash: '999999' } })).rejects.toMatchObject({ status: 404 });
+    await expect(h.listBlocks({ query: { limit: 0 } })).rejects.toThrow(ApiError);
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { blockHashesAt, readIndexerState, rollbackTo, type Sql } from '@explorer/db';
+import { createDevnet, type Devnet } from '@explorer/devnet';
+import type { Logger } from '@explorer/indexer';
+import type { ServerConfig } from './config.js';
+
+/** Seconds between the devnet's historical blocks. */
+const HISTORY_SPACING = 150;
+
+/** A running built-in devnet. */
+export interface DevnetChain {
+  devnet: Devnet;
+  /** Its JSON-RPC URL (no credentials). */
+  url: string;
+  poolsFile: string;
+  labelsFile: string;
+  close(): Promise<void>;
+}
+
+interface ChainFile {
+  seed: string;
+  blocks: number;
+  txPerBlock: number;
+  targetSpacing: number;
+  genesisTime: number;
+}
+
+// The genesis time is kept in the data dir so a restart regenerates the same historical blocks and the
+// existing index stays valid up to them; only blocks mined live in an earlier run have to be rolled back.
+function genesisTime(dir: string, want: Omit<ChainFile, 'genesisTime'>, now: number): number {
+  const file = join(dir, 'chain.json');
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Partial<ChainFile>;
+    if (
+      saved.seed === want.seed &&
+      saved.blocks === want.blocks &&
+      saved.txPerBlock === want.txPerBlock &&
+      saved.targetSpacing === want.targetSpacing &&
+      typeof saved.genesisTime === 'number'
+    )
+      return saved.genesisTime;
+  } catch {
+    // No file or an unreadable one: start a new chain.
+  }
+  const fresh = Math.floor(now / 1000) - want.blocks * want.targetSpacing;
+  writeFileSync(file, `${JSON.stringify({ ...want, genesisTime: fresh }, null, 2)}\n`);
+  return fresh;
+}
+
+/**
+ * Starts the built-in simulated node: deterministic history ending about now, live blocks every
+ * DEVNET_INTERVAL_MS, JSON-RPC on 127.0.0.1 at a free port, pool and label files in `<dataDir>/devnet`.
+ * @example const chain = await startDevnetChain(config); chain.url
+ */
+export async function startDevnetChain(config: ServerConfig, now = Date.now()): Promise<DevnetChain> {
+  const dir = join(config.dataDir, 'devnet');
+  mkdirSync(dir, { recursive: true });
+  const params = {
+    seed: config.devnetSeed,
+    blocks: config.devnetBlocks,
+    txPerBlock: config.devnetTxPerBlock,
+    targetSpacing: HISTORY_SPACING,
+  };
+  const devnet = createDevnet({ ...params, genesisTime: genesisTime(dir, params, now) });
+  const files = devnet.writeDefinitions(dir);
+  const server = await devnet.listen({ port: 0, host: '127.0.0.1' });
+  if (config.devnetIntervalMs > 0) devnet.startMining(config.devnetIntervalMs);
+  return {
+    devnet,
+    url: server.url,
+    ...files,
+    async close() {
+      devnet.stopMining();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Rolls the index back to where it agrees with the devnet. A restarted devnet regenerates its history but not
+ * the blocks an earlier run mined live, so the index may hold blocks the new chain lacks — possibly more
+ * than MAX_REORG_DEPTH, which would stop the indexer. The devnet is ours, so its chain is the truth.
+ */
+export async function reconcileWithDevnet(sql: Sql, devnet: Devnet, log: Logger): Promise<number> {
+  const state = await readIndexerState(sql);
+  if (state.tip_height < 0) return 0;
+  const same = async (h: number) => {
+    const indexed = (await blockHashesAt(sql, [h])).get(h);
+    return indexed !== undefined && indexed === (await devnet.rpc('getblockhash', [h]));
+  };
+  // Chains that diverge never agree again, so the agreeing heights form a prefix: binary search its end.
+  let lo = -1;
+  let hi = Math.min(state.tip_height, devnet.height());
+  if (await same(hi)) lo = hi;
+  else {
+    hi -= 1;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi + 1) / 2);
+      if (await same(mid)) lo = mid;
+      else hi = mid - 1;
+    }
+  }
+  if (lo >= state.tip_height) return 0;
+  const r = await sql.transaction((tx) => rollbackTo(tx, lo));
+  log.warn(
+    { fork: lo, removed: r.removedBlocks },
+    'devnet restarted: rolled the index back to the shared history',
+  );
+  return r.removedBlocks;
+}

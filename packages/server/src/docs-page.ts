@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Hono } from 'hono';
+import { requestIdOf } from './server-envelope.js';
+
+/** How the reference page is built. */
+export interface DocsPageOptions {
+  /** The OpenAPI document the page renders (default `/v1/openapi.json`). */
+  openapiUrl?: string;
+  /** Page title (default `Explorer API reference`). */
+  title?: string;
+}
+
+/** Files served from the installed swagger-ui-dist package, with their content types. */
+const SWAGGER_ASSETS: Record<string, string> = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+};
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The folder of the installed swagger-ui-dist package; resolved from here so it works from src and dist. */
+function swaggerUiDir(): string {
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
+/**
+ * The rendered API reference: `GET /docs` is an HTML page running Swagger UI over the served OpenAPI
+ * document, with Swagger UI's files served from the local package under `/docs/assets/` (no CDN, so the page
+ * works offline and under a strict CSP: no inline script). Mount it at `/docs`.
+ * @example app.route('/docs', createDocsPage())
+ */
+export function createDocsPage(opts: DocsPageOptions = {}): Hono {
+  const openapiUrl = opts.openapiUrl ?? '/v1/openapi.json';
+  const title = opts.title ?? 'Explorer API reference';
+  const page = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui" data-openapi-url="${escapeHtml(openapiUrl)}"></div>
+<noscript>This page needs JavaScript. The reference itself is <a href="${escapeHtml(openapiUrl)}">${escapeHtml(openapiUrl)}</a>.</noscript>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/docs-init.js"></script>
+</body>
+</html>
+`;
+  const init = `window.addEventListener('load', function () {
+  var el = document.getElementById('swagger-ui');
+  window.ui = SwaggerUIBundle({
+    url: el.getAttribute('data-openapi-url'),
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
+  });
+});
+`;
+  // Read once, on first use: the bundle is about 1.5 MB and never changes while the process runs.
+  const cache = new Map<string, Promise<Buffer>>();
+  const asset = (name: string) => {
+    let file = cache.get(name);
+    if (!file) {
+      file = readFile(join(swaggerUiDir(), name));
+      file.catch(() => cache.delete(name));
+      cache.set(name, file);
+    }
+    return file;
+  };
+
+  const docs = new Hono();
+  docs.get('/', (c) => {
+    c.header('x-request-id', requestIdOf(c.req.raw.headers));
+    c.header('cache-control', 'public, max-age=300');
+    return c.html(page);
+  });
+  docs.get('/assets/docs-init.js', (c) => {
+    c.header('cache-control', 'public, max-age=300');
+    return c.body(init, 200, { 'content-type': 'text/javascript; charset=utf-8' });
+  });
+  docs.get('/assets/:name', async (c) => {
+    const name = c.req.param('name');
+    const type = SWAGGER_ASSETS[name];
+    if (!type) return c.text('not found', 404);
+    const body = await asset(name);
+    c.header('cache-control', 'public, max-age=86400');
+    return c.body(new Uint8Array(body), 200, { 'content-type': type });
+  });
+  return docs;
+}

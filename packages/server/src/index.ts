@@ -1,0 +1,32 @@
+/** @explorer/server */
+export { type Access, createAccess } from './access.js';
+export { type ApiHandler, createServerApp, type ServerAppDeps } from './app.js';
+export { clientAddress } from './client-address.js';
+export { attachClientErrorHandler } from './client-errors.js';
+export { type CommandContext, processContext } from './commands/context.js';
+export {
+  ConfigError,
+  type ConfigFlags,
+  loadConfig,
+  publicBaseUrl,
+  SETTINGS,
+  type ServerConfig,
+  type Setting,
+} from './config.js';
+export { createLogger, LOG_LEVELS, type LoggerOptions, type LogLevel, type LogStream } from './logger.js';
+export { acceptsGzip, type CompressionOptions, compression } from './middleware/compression.js';
+export { type RateLimitHeadersOptions, rateLimitHeaders } from './middleware/rate-limit-headers.js';
+export { type RequestBoundsOptions, requestBounds } from './middleware/request-bounds.js';
+export { loggablePath, type RequestLogOptions, requestLog } from './middleware/request-log.js';
+export { timing } from './middleware/timing.js';
+export { createNodeAdapter, type NodeAdapter, type NodeAdapterOptions } from './node-adapter.js';
+export { createProgram } from './program.js';
+export {
+  connectRateLimitRedis,
+  createRateLimiter,
+  type RateLimiterOptions,
+  type RateLimitRedis,
+  type ServerRateLimiter,
+} from './rate-limit/index.js';
+export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+export { SERVER_VERSION } from './version.js';

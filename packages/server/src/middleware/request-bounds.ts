@@ -1,0 +1,35 @@
+import type { MiddlewareHandler } from 'hono';
+import { requestIdOf, serverErrorBody } from '../server-envelope.js';
+
+/** Options of the request bounds. */
+export interface RequestBoundsOptions {
+  /** Longest request target (path and query) in bytes (default 2,048). */
+  maxUrlLength?: number;
+}
+
+/** Length of the request target (path and query) of an absolute URL. */
+export function targetLength(url: string): number {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  return start < 0 ? 1 : url.length - start;
+}
+
+/**
+ * Refuses request targets longer than `maxUrlLength` with a 414 envelope before any routing or parsing.
+ * (Headers are bounded by the HTTP server's maxHeaderSize; see client-errors.ts.)
+ * @example app.use(requestBounds({ maxUrlLength: 2048 }))
+ */
+export function requestBounds(opts: RequestBoundsOptions = {}): MiddlewareHandler {
+  const max = opts.maxUrlLength ?? 2048;
+  return async (c, next) => {
+    if (targetLength(c.req.url) <= max) return next();
+    const requestId = requestIdOf(c.req.raw.headers);
+    c.res = new Response(serverErrorBody(requestId, `the request URL is longer than ${max} bytes`), {
+      status: 414,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'x-request-id': requestId,
+        'cache-control': 'no-store',
+      },
+    });
+  };
+}

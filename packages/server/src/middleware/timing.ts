@@ -1,0 +1,15 @@
+import type { MiddlewareHandler } from 'hono';
+
+/**
+ * Adds `Server-Timing: app;dur=…` and `X-Response-Time: …ms` with the time spent inside the server.
+ * @example app.use(timing())
+ */
+export function timing(clock: () => number = () => performance.now()): MiddlewareHandler {
+  return async (c, next) => {
+    const started = clock();
+    await next();
+    const ms = clock() - started;
+    c.res.headers.set('server-timing', `app;dur=${ms.toFixed(1)}`);
+    c.res.headers.set('x-response-time', `${Math.round(ms)}ms`);
+  };
+}

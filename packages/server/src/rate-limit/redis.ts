@@ -1,0 +1,63 @@
+import type { Logger } from '@explorer/indexer';
+import { Redis } from 'ioredis';
+
+/** A Redis connection for the rate-limit store, tuned to fail fast rather than queue. */
+export interface RateLimitRedis {
+  client: Redis;
+  /** The last connection error, for the outage log line (never the URL, which may carry a password). */
+  lastError(): string | null;
+  /** Resolves once connected, or after `ms` without (the in-memory fallback counts meanwhile). */
+  ready(ms: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to Redis for rate limiting. Commands never wait in an offline queue and time out after
+ * `commandTimeoutMs`, so an unreachable or hung Redis sends requests to the in-memory fallback at once
+ * instead of holding them. Reconnects forever in the background.
+ * @example const redis = connectRateLimitRedis('redis://127.0.0.1:6379', log)
+ */
+export function connectRateLimitRedis(
+  url: string,
+  log: Logger,
+  opts: { commandTimeoutMs?: number } = {},
+): RateLimitRedis {
+  let lastError: string | null = null;
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: opts.commandTimeoutMs ?? 500,
+    connectTimeout: 2_000,
+    retryStrategy: (times) => Math.min(100 * times, 2_000),
+    // Key names of this connection are already prefixed by the limiter.
+    lazyConnect: false,
+  });
+  // Without a listener ioredis prints every failed reconnect to stderr; the limiter logs outages once.
+  client.on('error', (err: Error) => {
+    lastError = err.message.slice(0, 200);
+    log.debug({ err: lastError }, 'rate-limit redis error');
+  });
+  client.on('ready', () => {
+    lastError = null;
+  });
+  return {
+    client,
+    lastError: () => lastError,
+    ready(ms) {
+      if (client.status === 'ready') return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          client.off('ready', onReady);
+          resolve(ok);
+        };
+        const onReady = () => done(true);
+        const timer = setTimeout(() => done(false), ms);
+        client.on('ready', onReady);
+      });
+    },
+    async close() {
+      client.disconnect();
+    },
+  };
+}

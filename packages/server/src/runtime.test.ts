@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { createRuntime } from './runtime.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'explorer-server-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const lines: string[] = [];
+const log = createLogger({ level: 'info', stream: { write: (s) => lines.push(s) } });
+
+function config(extra: Record<string, string> = {}) {
+  return loadConfig({
+    EXPLORER_DATA_DIR: dataDir,
+    PORT: '0',
+    DEVNET_BLOCKS: '30',
+    INDEXER_POLL_MS: '50',
+    ...extra,
+  });
+}
+
+async function getJson(url: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.json() };
+}
+
+async function indexedTip(url: string, atLeast: number, ms = 20_000): Promise<number> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const { body } = await getJson(`${url}/v1/blocks/${atLeast}`).catch(() => ({ body: null }));
+    const tip = body?.meta?.indexedTip;
+    if (typeof tip === 'number' && tip >= atLeast) return tip;
+    if (Date.now() > end) throw new Error(`index did not reach ${atLeast} (at ${tip})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('createRuntime (embedded PGlite + devnet)', () => {
+  it('serves, indexes, survives a restart of the devnet, and releases everything on close', async () => {
+    // First run mines live, so the index grows past the devnet's regenerated history.
+    const first = await createRuntime(config({ DEVNET_INTERVAL_MS: '150' }), { log });
+    let url = first.url!;
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(first.summary).toBe(`PGlite at ${dataDir}, devnet node`);
+      const index = await getJson(`${url}/`);
+      expect(index.status).toBe(200);
+      expect(index.body).toMatchObject({ status: '/v1/status', openapi: '/v1/openapi.json' });
+      const missing = await getJson(`${url}/definitely/not/here`);
+      expect(missing.status).toBe(404);
+      expect(missing.body).toMatchObject({ ok: false, error: expect.any(String), meta: expect.any(Object) });
+      await indexedTip(url, 33);
+      const status = await fetch(`${url}/v1/status`);
+      expect(status.status).toBe(200);
+      expect(status.headers.get('x-request-id')).toBeTruthy();
+    } finally {
+      await first.close();
+    }
+    await expect(fetch(`${url}/`)).rejects.toThrow();
+    const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
+    expect(requestLines.length).toBeGreaterThan(0);
+    expect(requestLines[0]).toMatchObject({ method: 'GET', requestId: expect.any(String) });
+
+    // Same data dir: the devnet has only its 30 historical blocks, so the live ones must be rolled back
+    // rather than stopping the indexer as a too-deep reorg.
+    const second = await createRuntime(config({ DEVNET_INTERVAL_MS: '0', MAX_REORG_DEPTH: '1' }), { log });
+    url = second.url!;
+    try {
+      expect(lines.some((l) => JSON.parse(l).msg.startsWith('devnet restarted'))).toBe(true);
+      await indexedTip(url, 30);
+      const block = await getJson(`${url}/v1/blocks/31`);
+      expect(block.status).toBe(404);
+      expect(block.body.meta.indexedTip).toBe(30);
+    } finally {
+      await second.close();
+    }
+    await expect(fetch(`${url}/`)).rejects.toThrow();
+  });
+
+  it('fails cleanly when the port is taken, leaving nothing open', async () => {
+    const holder = await createRuntime(config({ DEVNET_INTERVAL_MS: '0' }), { log });
+    try {
+      const port = new URL(holder.url!).port;
+      await expect(
+        createRuntime(
+          loadConfig({ EXPLORER_DATA_DIR: join(dataDir, 'other'), PORT: port, DEVNET_BLOCKS: '5' }),
+          {
+            log,
+          },
+        ),
+      ).rejects.toThrow(/address in use/);
+    } finally {
+      await holder.close();
+    }
+  });
+});

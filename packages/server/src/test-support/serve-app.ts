@@ -1,0 +1,74 @@
+import type { AddressInfo } from 'node:net';
+import {
+  type Authenticator,
+  createExplorerApi,
+  type RateLimiter,
+  type Store,
+  v1Routes,
+} from '@explorer/core';
+import type { Logger } from '@explorer/indexer';
+import { serve } from '@hono/node-server';
+import { createServerApp } from '../app.js';
+import { attachClientErrorHandler } from '../client-errors.js';
+
+/** A store that fails every read: for tests of paths that never reach the database. */
+export const failingStore = new Proxy({} as Store, {
+  get: () => () => Promise.reject(new Error('no database in this test')),
+});
+
+/** Serves an app over real HTTP on 127.0.0.1 at a free port. */
+export async function serveApp(
+  fetch: (req: Request, env: unknown) => Response | Promise<Response>,
+  opts: { maxHeaderSize?: number; log?: Logger } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
+  let server!: ReturnType<typeof serve>;
+  const info = await new Promise<AddressInfo>((resolve) => {
+    server = serve(
+      {
+        fetch,
+        port: 0,
+        hostname: '127.0.0.1',
+        serverOptions: { maxHeaderSize: opts.maxHeaderSize ?? 16_384 },
+      },
+      resolve,
+    );
+  });
+  if (opts.log) attachClientErrorHandler(server, opts.log);
+  return {
+    url: `http://127.0.0.1:${info.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The API and app over a store, with the given access pieces, served over HTTP. */
+export async function serveExplorer(opts: {
+  store?: Store;
+  log: Logger;
+  rateLimiter?: RateLimiter;
+  authenticate?: Authenticator;
+  node?: Parameters<typeof createExplorerApi>[0]['node'];
+  maxUrlLength?: number;
+  maxHeaderSize?: number;
+}) {
+  const api = createExplorerApi({
+    store: opts.store ?? failingStore,
+    routes: v1Routes,
+    node: opts.node ?? null,
+    config: { tipCacheMs: 0 },
+    authenticate: opts.authenticate,
+    rateLimiter: opts.rateLimiter,
+    onError: (err, info) => opts.log.error({ ...info, err }, 'request failed'),
+  });
+  const app = createServerApp({
+    api,
+    log: opts.log,
+    rateLimiter: opts.rateLimiter,
+    maxUrlLength: opts.maxUrlLength,
+  });
+  const served = await serveApp((req, env) => app.fetch(req, env as never), opts);
+  return { ...served, api };
+}
