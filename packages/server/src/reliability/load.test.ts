@@ -218,7 +218,12 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
     expect(reorgs).toBeGreaterThan(1);
     // Memory settles: the last third of the run stays within half again of the first third's peak.
     expect(late).toBeLessThan(early * 1.5);
-    const status = await get('/v1/status');
+    // The devnet keeps mining; give the indexer a moment to catch up with the block it just found.
+    let status = await get('/v1/status');
+    for (let i = 0; i < 50 && status.status?.indexer?.state !== 'synced'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      status = await get('/v1/status');
+    }
     expect(status.status.indexer.state).toBe('synced');
     expect(status.status.indexer.reorgs).toBeGreaterThan(0);
   }, 180_000);
