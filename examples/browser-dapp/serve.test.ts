@@ -53,8 +53,10 @@ async function startServe(clientDist: string): Promise<{ url: string; child: Chi
 async function renderedPage(chromiumPath: string, url: string): Promise<string> {
   const { stdout } = await promisify(execFile)(
     chromiumPath,
-    ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=10000', '--dump-dom', url],
-    { timeout: 60_000, maxBuffer: 10_000_000 },
+    // Virtual time the page may use before the DOM is dumped; network fetches pause it, so a large budget
+    // costs little real time and leaves the page ample room on a loaded machine.
+    ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=30000', '--dump-dom', url],
+    { timeout: 150_000, maxBuffer: 10_000_000 },
   );
   return stdout;
 }
@@ -130,9 +132,13 @@ describe.skipIf(!chromium)('browser-dapp in headless Chromium (browser)', () => 
     } finally {
       rmSync(dist, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 
-  it.skipIf(!realClientBuilt)('renders the latest blocks through the built @explorer/client', async () => {
-    await check(realDist);
-  });
+  it.skipIf(!realClientBuilt)(
+    'renders the latest blocks through the built @explorer/client',
+    async () => {
+      await check(realDist);
+    },
+    180_000,
+  );
 });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoProvider, createMarketRefresher } from '../../indexer/src/index.js';
 import { type ChainFixture, createChainFixture } from '../../server/src/contract/fixture.js';
-import { closedPort, type LocalServer, serveFetch, serveSlowList } from './test-support/serve.js';
+import { type LocalServer, serveFetch, serveSlowList } from './test-support/serve.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = join(root, 'packages/cli/dist/bin.js');
@@ -166,8 +166,9 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
     const bad = await cli('blocks', '--limit', '0');
     expect(bad.code).toBe(4);
     expect(bad.stderr).toMatch(/^error: limit must be an integer from 1 to 100 \(requestId /);
-    const port = await closedPort();
-    const down = await run(['status', '--timeout', '2000'], { baseUrl: `http://127.0.0.1:${port}` });
+    // Port 2 on loopback: nothing listens there, and unlike a just-freed ephemeral port nothing else can take
+    // it (port 1 would do too, but fetch refuses it as a blocked port before connecting).
+    const down = await run(['status', '--timeout', '2000'], { baseUrl: 'http://127.0.0.1:2' });
     expect(down.code).toBe(8);
     expect(down.stderr).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/);
     expect((await cli('block', '1', 'nope')).code).toBe(2);

@@ -52,7 +52,8 @@ describe('retries', () => {
     expect(hits).toHaveLength(2);
     const waited = hits[1]! - hits[0]!;
     expect(waited).toBeGreaterThanOrEqual(950);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Generous upper bound: a loaded CI machine may be slow; the lower bound above proves the wait.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(retries).toMatchObject([{ operationId: 'getStatus', attempt: 1, status: 429 }]);
   });
 
@@ -128,7 +129,8 @@ describe('retries', () => {
     const err = await client.status().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExplorerTimeoutError);
     expect(err).toMatchObject({ timeoutMs: 150, retryable: true });
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Far below a hang, generous for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 

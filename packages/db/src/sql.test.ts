@@ -69,6 +69,40 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
     expect(rows.map((r) => r.v)).toEqual([1, 2]);
   });
 
+  it("passes the caller's own error out of a transaction unchanged, after rolling back", async () => {
+    class Refused extends Error {}
+    await db.sql.exec('CREATE TABLE tx_probe2 (v int PRIMARY KEY)');
+    const err = await db.sql
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO tx_probe2 VALUES (1)');
+        throw new Refused('no');
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Refused);
+    expect(await db.sql.query('SELECT v FROM tx_probe2')).toEqual([]);
+  });
+
+  it('appends rows with COPY where the driver offers it, escaping what COPY text needs', async () => {
+    await db.sql.exec('CREATE TABLE copy_probe (id int4, s text, j json, b bool, f float8, n int8)');
+    const rows = [
+      [1, 'tab\there\nnew\\line\r', '{"a":"x\\ty"}', true, 1.5, 2 ** 52],
+      [2, null, null, false, Number.POSITIVE_INFINITY, -1],
+    ];
+    await db.sql.transaction(async (tx) => {
+      if (tx.copyRows) await tx.copyRows('copy_probe', ['id', 's', 'j', 'b', 'f', 'n'], rows, 'probe.copy');
+      else
+        await tx.query(
+          'INSERT INTO copy_probe SELECT * FROM unnest($1::int4[], $2::text[], $3::json[], $4::bool[], $5::float8[], $6::int8[])',
+          [0, 1, 2, 3, 4, 5].map((i) => rows.map((r) => r[i])),
+        );
+    });
+    expect(await db.sql.query('SELECT * FROM copy_probe ORDER BY id')).toEqual([
+      { id: 1, s: 'tab\there\nnew\\line\r', j: { a: 'x\ty' }, b: true, f: 1.5, n: 2 ** 52 },
+      { id: 2, s: null, j: null, b: false, f: Number.POSITIVE_INFINITY, n: -1 },
+    ]);
+    if (driver === 'pg') expect(db.sql.copyRows).toBeTypeOf('function');
+  });
+
   it('names the query and keeps the SQLSTATE in errors', async () => {
     const err = await db.sql.query('SELECT * FROM no_such_table', [], 'probe.missing').catch((e) => e);
     expect(err).toBeInstanceOf(DatabaseError);

@@ -21,6 +21,16 @@ export interface Sql {
   tryAdvisoryLock(key: number): Promise<AdvisoryLock | null>;
   /** Releases the connections (or closes the embedded database). */
   close(): Promise<void>;
+  /**
+   * Appends rows to a table with `COPY … FROM STDIN`, where the driver supports it (node-postgres); values
+   * are strings, numbers, booleans, null or Uint8Array, in `columns` order. Bulk inserts use it when present.
+   */
+  copyRows?(
+    table: string,
+    columns: readonly string[],
+    rows: readonly (readonly unknown[])[],
+    name?: string,
+  ): Promise<void>;
 }
 
 /** A held advisory lock. */

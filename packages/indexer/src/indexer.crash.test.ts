@@ -68,6 +68,7 @@ describe.skipIf(reason !== null)('indexer killed with SIGKILL at random points (
       seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
       return seed / 2 ** 31;
     };
+    let previous = (await readIndexerState(db.sql)).tip_height;
     while (kills < KILLS) {
       const proc: ChildProcess = spawn(process.execPath, [child], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let errors = '';
@@ -78,13 +79,20 @@ describe.skipIf(reason !== null)('indexer killed with SIGKILL at random points (
         proc.stdout?.on('data', (d) => String(d).includes('started') && resolve());
         proc.on('exit', () => reject(new Error(`indexer child exited before starting: ${errors}`)));
       });
+      // Let this run commit at least one batch past the previous kill (bounded, so a stuck child still
+      // shows up as too little progress below), then kill it at a random later point.
+      const deadline = Date.now() + 5_000;
+      while ((await readIndexerState(db.sql)).tip_height <= previous && Date.now() < deadline)
+        await sleep(20);
       await sleep(20 + random() * 400);
       proc.kill('SIGKILL');
-      await new Promise((r) => proc.once('exit', r));
+      // (A child that died on its own already exited: waiting for 'exit' again would hang.)
+      if (proc.exitCode === null && proc.signalCode === null) await new Promise((r) => proc.once('exit', r));
       kills++;
       expect(await checkInvariants(db.sql)).toEqual([]);
       const state = await readIndexerState(db.sql);
       heights.push(state.tip_height);
+      previous = state.tip_height;
       // Keep the chain ahead of the indexer so every kill lands during a sync.
       if (devnet.height() - state.tip_height < 40) devnet.mine(40);
       if (kills % 10 === 0) devnet.reorg(3);
@@ -106,5 +114,5 @@ describe.skipIf(reason !== null)('indexer killed with SIGKILL at random points (
     } finally {
       await fresh.drop();
     }
-  }, 240_000);
+  }, 480_000);
 });

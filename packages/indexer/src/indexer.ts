@@ -8,7 +8,13 @@ import {
   type Sql,
   writeIndexerStatus,
 } from '@explorer/db';
-import { applyBlocks, ChainMismatchError } from './ingest/apply.js';
+import {
+  ChainMismatchError,
+  type IngestCacheOptions,
+  IngestState,
+  type PreparedBatch,
+  writePrepared,
+} from './ingest/apply.js';
 import { type ParsedBlock, parseBlock } from './ingest/parse.js';
 import { type Logger, silentLogger } from './log.js';
 import { type NodeClient, NodeUnavailableError } from './node-client.js';
@@ -51,6 +57,8 @@ export interface IndexerOptions {
   maxBatchBlocks?: number;
   /** Blocks per JSON-RPC batch request (default 25). */
   rpcBatchBlocks?: number;
+  /** Sizes of the writer's in-memory caches of unspent outputs and balances. */
+  cache?: IngestCacheOptions;
 }
 
 /** The chain reorganised deeper than the configured limit. */
@@ -227,35 +235,69 @@ export function createIndexer(opts: IndexerOptions): Indexer {
         next,
         Math.min(batchSize(), nodeHeight - next + 1),
       );
-      let mismatch = false;
-      while (pending) {
-        const blocks = await pending;
-        const after = next + blocks.length;
-        pending = null;
-        if (after <= nodeHeight && !abort.signal.aborted) {
-          const c = Math.min(batchSize(), nodeHeight - after + 1);
-          pending = fetchBlocks(after, c);
-          // A rejected prefetch is handled when it is awaited; until then it must not count as unhandled.
-          pending.catch(() => {});
-        }
+      // Three stages overlap: the node serves batch N+2 while batch N+1 is prepared in memory and batch N is
+      // written. A batch's transaction only starts once the one before it committed.
+      const ingest = new IngestState(opts.cache);
+      let writing: Promise<void> | null = null;
+      const write = (p: PreparedBatch) =>
+        sql
+          .transaction((tx) => writePrepared(tx, p))
+          .then(() => {
+            ingest.committed(p.seq);
+            applied += p.last.height - p.parent.height;
+            status.tipHeight = p.last.height;
+            status.tipHash = p.last.hash;
+            status.lag = Math.max(0, nodeHeight - p.last.height);
+          });
+      /** Waits for the batch being written; false when it no longer extended the tip. */
+      const settle = async (): Promise<boolean> => {
+        if (!writing) return true;
+        const w = writing;
+        writing = null;
         try {
-          await sql.transaction((tx) => applyBlocks(tx, blocks, definitions));
+          await w;
+          return true;
         } catch (err) {
-          if (err instanceof ChainMismatchError) {
+          if (err instanceof ChainMismatchError) return false;
+          throw err;
+        }
+      };
+      let mismatch = false;
+      try {
+        while (pending) {
+          const blocks: ParsedBlock[] = await pending;
+          const after = next + blocks.length;
+          pending = null;
+          if (after <= nodeHeight && !abort.signal.aborted) {
+            const c = Math.min(batchSize(), nodeHeight - after + 1);
+            pending = fetchBlocks(after, c);
+            // A rejected prefetch is handled when it is awaited; until then it must not count as unhandled.
+            pending.catch(() => {});
+          }
+          let prepared: PreparedBatch;
+          try {
+            prepared = await ingest.prepare(sql, blocks, definitions);
+          } catch (err) {
+            // The batch being written explains a failure first (it may be why this one cannot extend it).
+            if (!(await settle())) mismatch = true;
+            else if (err instanceof ChainMismatchError) mismatch = true;
+            else throw err;
+            break;
+          }
+          if (!(await settle())) {
             mismatch = true;
             break;
           }
-          throw err;
+          writing = write(prepared);
+          writing.catch(() => {});
+          avgTxPerBlock = prepared.txCount / blocks.length;
+          next = after;
+          if (abort.signal.aborted) break;
         }
-        const last = blocks[blocks.length - 1]!;
-        applied += blocks.length;
-        status.tipHeight = last.height;
-        status.tipHash = last.hash;
-        status.lag = Math.max(0, nodeHeight - last.height);
-        const txs = blocks.reduce((n, b) => n + b.txs.length, 0);
-        avgTxPerBlock = txs / blocks.length;
-        next = after;
-        if (abort.signal.aborted) break;
+        if (!(await settle())) mismatch = true;
+      } finally {
+        // Never leave a write running behind an error.
+        await (writing as Promise<void> | null)?.catch(() => {});
       }
       if (abort.signal.aborted) break;
       if (!mismatch && status.tipHeight >= nodeHeight) break;

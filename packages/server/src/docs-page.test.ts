@@ -92,11 +92,13 @@ describe.skipIf(!chromium)('docs page in headless Chromium (browser)', () => {
           '--headless',
           '--no-sandbox',
           '--disable-gpu',
-          '--virtual-time-budget=15000',
+          // Virtual time the page may use before the DOM is dumped; network fetches pause it, so a large
+          // budget costs little real time and leaves Swagger UI ample room on a loaded machine.
+          '--virtual-time-budget=30000',
           '--dump-dom',
           `${server.url}/docs`,
         ],
-        { timeout: 60_000, maxBuffer: 20_000_000 },
+        { timeout: 150_000, maxBuffer: 20_000_000 },
       );
       expect(stdout).toContain('class="swagger-ui');
       expect(stdout).toContain('opblock-summary-path');
@@ -104,5 +106,5 @@ describe.skipIf(!chromium)('docs page in headless Chromium (browser)', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 180_000);
 });

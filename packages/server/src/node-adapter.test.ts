@@ -73,7 +73,8 @@ describe('createNodeAdapter', () => {
     const node = adapter({ url, timeoutMs: 150, refreshMs: 60_000 });
     const started = Date.now();
     const probe = await node.probe();
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Far below a hang, generous for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(probe).toMatchObject({ reachable: false, height: null, latencyMs: null });
     expect(probe.error).toMatch(/timed out/);
     await expect(node.call('getblockcount')).rejects.toThrow(/timed out/);

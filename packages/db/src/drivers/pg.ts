@@ -1,5 +1,9 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { type AdvisoryLock, parseInt8, type Sql, toDatabaseError } from '../sql.js';
+import { copyText } from './copy-text.js';
 
 /** Options of the node-postgres driver. */
 export interface PgOptions {
@@ -32,6 +36,28 @@ const typeParsers = {
   },
 };
 
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/** Streams rows into a table through `COPY … FROM STDIN` on one client. */
+async function copyRows(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  name?: string,
+): Promise<void> {
+  if (rows.length === 0) return;
+  for (const id of [table, ...columns]) {
+    if (!IDENTIFIER.test(id)) throw new TypeError(`not a plain identifier: ${JSON.stringify(id)}`);
+  }
+  try {
+    const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+    await pipeline(Readable.from(copyText(rows)), stream);
+  } catch (err) {
+    throw toDatabaseError(err, name);
+  }
+}
+
 function clientSql(client: pg.PoolClient): Sql {
   const self: Sql = {
     driver: 'pg',
@@ -50,6 +76,7 @@ function clientSql(client: pg.PoolClient): Sql {
         throw toDatabaseError(err, name);
       }
     },
+    copyRows: (table, columns, rows, name) => copyRows(client, table, columns, rows, name),
     transaction: (fn) => fn(self),
     tryAdvisoryLock: () =>
       Promise.reject(new Error('advisory locks are taken on the pool, not inside a transaction')),
@@ -94,6 +121,23 @@ export function createPgSql(opts: PgOptions): Sql {
         throw toDatabaseError(err, name);
       }
     },
+    async copyRows(table, columns, rows, name) {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw toDatabaseError(err, `${name ?? 'copy'}.connect`);
+      }
+      let broken = false;
+      try {
+        await copyRows(client, table, columns, rows, name);
+      } catch (err) {
+        broken = true;
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
     async transaction(fn) {
       let client: pg.PoolClient;
       try {
@@ -101,11 +145,20 @@ export function createPgSql(opts: PgOptions): Sql {
       } catch (err) {
         throw toDatabaseError(err, 'transaction.connect');
       }
-      let broken = false;
       try {
         await client.query('BEGIN');
+      } catch (err) {
+        client.release(true);
+        throw toDatabaseError(err, 'transaction.begin');
+      }
+      let broken = false;
+      try {
         const result = await fn(clientSql(client));
-        await client.query('COMMIT');
+        try {
+          await client.query('COMMIT');
+        } catch (err) {
+          throw toDatabaseError(err, 'transaction.commit');
+        }
         return result;
       } catch (err) {
         try {
@@ -113,7 +166,8 @@ export function createPgSql(opts: PgOptions): Sql {
         } catch {
           broken = true;
         }
-        throw toDatabaseError(err, (err as { queryName?: string }).queryName);
+        // Driver failures were translated where they happened; the caller's own errors pass unchanged.
+        throw err;
       } finally {
         client.release(broken);
       }

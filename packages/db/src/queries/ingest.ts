@@ -39,8 +39,24 @@ export async function lockTip(tx: Sql): Promise<TipState> {
   };
 }
 
-/** An output row: [txid, vout, block_height, block_index, address, value, script_type, script_hex, is_coinbase]. */
-export type OutputRow = [string, number, number, number, string | null, number, string, string, boolean];
+/**
+ * An output row: [txid, vout, block_height, block_index, address, value, script_type, script_hex, is_coinbase,
+ * spent_txid, spent_vin, spent_height]. An output created and spent in the same batch is written spent.
+ */
+export type OutputRow = [
+  string,
+  number,
+  number,
+  number,
+  string | null,
+  number,
+  string,
+  string,
+  boolean,
+  string | null,
+  number | null,
+  number | null,
+];
 
 /** Writes new outputs. */
 export function insertOutputs(tx: Sql, rows: OutputRow[]): Promise<void> {
@@ -58,6 +74,9 @@ export function insertOutputs(tx: Sql, rows: OutputRow[]): Promise<void> {
       ['script_type', 'text'],
       ['script_hex', 'text'],
       ['is_coinbase', 'bool'],
+      ['spent_txid', 'text'],
+      ['spent_vin', 'int4'],
+      ['spent_height', 'int4'],
     ],
     rows,
   );
@@ -66,27 +85,21 @@ export function insertOutputs(tx: Sql, rows: OutputRow[]): Promise<void> {
 /** An outpoint being spent: [prev_txid, prev_vout, spending txid, vin, height]. */
 export type SpendRow = [string, number, string, number, number];
 
-/** What a spend resolved to: the spent output's address and value. */
-export interface SpentOutput {
-  txid: string;
-  vin: number;
-  address: string | null;
-  value: number;
-}
-
 /**
- * Marks outputs spent and returns what they held. Only unspent outputs match, so a missing or double spend
- * comes back short and the caller refuses the block.
+ * Marks outputs spent and returns how many it marked. Only unspent outputs match, so a missing or double
+ * spend comes back short and the caller refuses the batch.
  */
-export async function spendOutputs(tx: Sql, spends: SpendRow[]): Promise<SpentOutput[]> {
-  const out: SpentOutput[] = [];
+export async function markSpent(tx: Sql, spends: SpendRow[]): Promise<number> {
+  let marked = 0;
   for (let start = 0; start < spends.length; start += 10_000) {
     const chunk = spends.slice(start, start + 10_000);
-    const rows = await tx.query<SpentOutput>(
-      `UPDATE outputs o SET spent_txid = s.txid, spent_vin = s.vin, spent_height = s.h
-       FROM unnest($1::text[], $2::int4[], $3::text[], $4::int4[], $5::int4[]) AS s(prev_txid, prev_vout, txid, vin, h)
-       WHERE o.txid = s.prev_txid AND o.vout = s.prev_vout AND o.spent_txid IS NULL
-       RETURNING s.txid AS txid, s.vin AS vin, o.address AS address, o.value AS value`,
+    const [row] = await tx.query<{ n: number }>(
+      `WITH marked AS (
+         UPDATE outputs o SET spent_txid = s.txid, spent_vin = s.vin, spent_height = s.h
+         FROM unnest($1::text[], $2::int4[], $3::text[], $4::int4[], $5::int4[]) AS s(prev_txid, prev_vout, txid, vin, h)
+         WHERE o.txid = s.prev_txid AND o.vout = s.prev_vout AND o.spent_txid IS NULL
+         RETURNING 1)
+       SELECT count(*)::int4 AS n FROM marked`,
       [
         chunk.map((s) => s[0]),
         chunk.map((s) => s[1]),
@@ -94,9 +107,36 @@ export async function spendOutputs(tx: Sql, spends: SpendRow[]): Promise<SpentOu
         chunk.map((s) => s[3]),
         chunk.map((s) => s[4]),
       ],
-      'ingest.spend-outputs',
+      'ingest.mark-spent',
     );
-    out.push(...rows);
+    marked += row?.n ?? 0;
+  }
+  return marked;
+}
+
+/** A stored output as a spend sees it. */
+export interface StoredPrevout {
+  address: string | null;
+  value: number;
+  spent: boolean;
+}
+
+/** Looks up outputs by outpoint; the result has one entry per outpoint, undefined where none is stored. */
+export async function readPrevouts(
+  sql: Sql,
+  outpoints: readonly (readonly [txid: string, vout: number])[],
+): Promise<(StoredPrevout | undefined)[]> {
+  const out: (StoredPrevout | undefined)[] = new Array(outpoints.length);
+  for (let start = 0; start < outpoints.length; start += 10_000) {
+    const chunk = outpoints.slice(start, start + 10_000);
+    const rows = await sql.query<{ i: number; address: string | null; value: number; spent: boolean }>(
+      `SELECT s.i::int4 AS i, o.address, o.value, o.spent_txid IS NOT NULL AS spent
+       FROM unnest($1::text[], $2::int4[]) WITH ORDINALITY AS s(txid, vout, i)
+       JOIN outputs o ON o.txid = s.txid AND o.vout = s.vout`,
+      [chunk.map((o) => o[0]), chunk.map((o) => o[1])],
+      'ingest.read-prevouts',
+    );
+    for (const r of rows) out[start + r.i - 1] = { address: r.address, value: r.value, spent: r.spent };
   }
   return out;
 }

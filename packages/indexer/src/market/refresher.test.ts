@@ -117,7 +117,9 @@ describe('market refresher', () => {
   it('after a restart, honours the next attempt recorded before it (e.g. a Retry-After)', async () => {
     const limited = scripted(() => new MarketProviderError('rate-limited', '429', { retryAfterMs: 60_000 }));
     const first = createMarketRefresher({ sql, provider: limited, vsCurrencies: ['usd'], intervalMs: 50 });
-    expect((await first.refreshOnce()).nextAttemptAt).toBeGreaterThanOrEqual(Date.now() + 59_000);
+    // The wait is counted from when the attempt finished, which is no earlier than t0.
+    const t0 = Date.now();
+    expect((await first.refreshOnce()).nextAttemptAt).toBeGreaterThanOrEqual(t0 + 60_000);
     const provider = scripted(() => null);
     const second = createMarketRefresher({ sql, provider, vsCurrencies: ['usd'], intervalMs: 50 });
     await second.start();

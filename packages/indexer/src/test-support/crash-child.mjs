@@ -18,5 +18,16 @@ const indexer = createIndexer({
   batchTxTarget: 60,
   pollIntervalMs: 50,
 });
-await indexer.start();
+// The previous child was killed a moment ago: PostgreSQL may not have ended its backend yet, which
+// still holds the writer advisory lock. Retry for a while rather than fail on that race.
+const lockDeadline = Date.now() + 10_000;
+for (;;) {
+  try {
+    await indexer.start();
+    break;
+  } catch (err) {
+    if (err?.name !== 'IndexerLockedError' || Date.now() >= lockDeadline) throw err;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 process.stdout.write('started\n');

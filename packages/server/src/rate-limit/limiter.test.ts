@@ -47,18 +47,16 @@ describe('createRateLimiter (memory)', () => {
 describe('createRateLimiter (Redis unreachable)', () => {
   it('falls back to memory at once, logs the outage once, and never throws', async () => {
     const cap = captureLog('info');
-    // A port nobody listens on: connections are refused.
-    const proxy = await startTcpProxy({ host: '127.0.0.1', port: 1 });
-    const port = proxy.port;
-    await proxy.stop();
-    const redis = connectRateLimitRedis(`redis://127.0.0.1:${port}`, cap.log);
+    // Port 1 on loopback: nothing listens there, so connections are refused. The command timeout is far
+    // above the bound below, so a fast answer can only come from the fallback, not from timing out.
+    const redis = connectRateLimitRedis('redis://127.0.0.1:1', cap.log, { commandTimeoutMs: 10_000 });
     try {
       const limiter = createRateLimiter({ policy, redis, keyPrefix: `t:${randomUUID()}`, log: cap.log });
       const started = performance.now();
       const results = await Promise.all(
         Array.from({ length: 5 }, () => limiter.consume(anon, '198.51.100.1')),
       );
-      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(performance.now() - started).toBeLessThan(2_500);
       expect(results.map((r) => r.allowed)).toEqual([true, true, true, false, false]);
       expect(limiter.degraded).toBe(true);
       expect(cap.messages(DOWN)).toHaveLength(1);

@@ -56,6 +56,9 @@ describe.skipIf(reason !== null)('two server processes sharing Redis', () => {
       RATE_LIMIT_PREFIX: `explorer-test:${randomUUID()}`,
       // A loaded CI machine can be slow to answer; the fallback must not count instead of the shared Redis.
       REDIS_COMMAND_TIMEOUT_MS: '10000',
+      // Only so the readiness probes below can count in buckets of their own (X-Forwarded-For); the
+      // burst sends no such header, so it counts in the bucket of its socket address, 127.0.0.1.
+      TRUST_PROXY: 'true',
     };
     const servers = await Promise.all(
       [0, 1].map(async () => {
@@ -67,6 +70,25 @@ describe.skipIf(reason !== null)('two server processes sharing Redis', () => {
       }),
     );
     expect(new Set(servers.map((s) => s.url)).size).toBe(2);
+    // Startup waits at most 2 s for Redis; until it answers, the in-memory fallback would count. Probe
+    // each process until a request of its own was counted by Redis: /v1/status reports the limiter ok
+    // only when the request it answers did not fall back to memory. Each probe comes from another
+    // (forwarded) address, so none touches the burst's bucket.
+    let probe = 0;
+    for (const s of servers) {
+      const deadline = Date.now() + 15_000;
+      let rateLimit: unknown = null;
+      for (;;) {
+        probe++;
+        const res = await fetch(`${s.url}/v1/status`, {
+          headers: { 'x-forwarded-for': `198.18.${probe >> 8}.${probe & 255}` },
+        });
+        rateLimit = ((await res.json()) as any).status?.rateLimit ?? null;
+        if ((rateLimit as { ok?: boolean } | null)?.ok === true || Date.now() >= deadline) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(rateLimit).toMatchObject({ store: 'redis', ok: true });
+    }
     const results = await Promise.all(
       Array.from({ length: 60 }, async (_, i) => {
         const res = await fetch(`${servers[i % 2]!.url}/v1/api/me`);

@@ -27,7 +27,7 @@ describe.skipIf(!redisUp)('two servers sharing Redis (needs Redis at 127.0.0.1:6
         commandTimeoutMs: 10_000,
       });
       closers.push(() => redis.close());
-      expect(await redis.ready(2_000)).toBe(true);
+      expect(await redis.ready(10_000)).toBe(true);
       const rateLimiter = createRateLimiter({ policy, redis, keyPrefix, log });
       const s = await serveExplorer({ log, rateLimiter });
       closers.push(() => s.close());
@@ -43,8 +43,9 @@ describe.skipIf(!redisUp)('two servers sharing Redis (needs Redis at 127.0.0.1:6
     const limited = responses.filter((r) => r.status === 429);
     expect(ok).toHaveLength(20);
     expect(limited).toHaveLength(40);
-    // Both servers served some of the 20: the count is shared, not per process.
-    expect(new Set(ok.map((r) => r.server)).size).toBe(2);
+    // Each server got 30 requests against a shared limit of 20, so both must have refused some
+    // (which server wins more of the 20 is the scheduler's choice, so the passes are not split-checked).
+    expect(new Set(limited.map((r) => r.server)).size).toBe(2);
     // Each successful request saw a distinct remaining count: 19 down to 0, once each.
     const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => b - a);
     expect(remaining).toEqual(Array.from({ length: 20 }, (_, i) => 19 - i));
@@ -67,8 +68,9 @@ describe.skipIf(!redisUp)('two servers sharing Redis (needs Redis at 127.0.0.1:6
       expect(retryAfter).toBeLessThanOrEqual(61);
       resets.add(Number(r.headers.get('x-ratelimit-reset')));
     }
-    // Both processes derive Reset from the same Redis TTL: within a second of each other.
-    expect(Math.max(...resets) - Math.min(...resets)).toBeLessThanOrEqual(1);
+    // Both processes derive Reset from the same Redis TTL: within a couple of seconds of each other
+    // (rounding plus scheduling delay on a loaded machine).
+    expect(Math.max(...resets) - Math.min(...resets)).toBeLessThanOrEqual(2);
     expect(Math.min(...resets)).toBeGreaterThan(nowSec);
   });
 });
