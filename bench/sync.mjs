@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// Initial-sync throughput: a devnet node in its own process, indexed into PostgreSQL from scratch.
-// usage: node bench/sync.mjs [--blocks 100000] [--tx-per-block 10] [--database-url URL] [--out bench/out/sync.json]
+// Initial-sync throughput: a devnet node in its own process, indexed into a PostgreSQL database of its own
+// from scratch; then the ceiling: the same rows copied with COPY into a second, freshly migrated database.
+// usage: node bench/sync.mjs [--blocks 100000] [--tx-per-block 10] [--database-url URL] [--keep NAME]
+//                            [--out bench/out/sync.json]
+// --keep NAME leaves the indexed database behind as NAME (the serving benchmark reads it).
 // Needs a built workspace (pnpm build) and PostgreSQL (default postgres://postgres@127.0.0.1:5432/postgres).
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createPgSql, openDatabase } from '../packages/db/dist/index.js';
 import {
@@ -25,6 +30,8 @@ const { values } = parseArgs({
     },
     out: { type: 'string', default: 'bench/out/sync.json' },
     'batch-tx': { type: 'string', default: '5000' },
+    keep: { type: 'string' },
+    'no-copy': { type: 'boolean', default: false },
   },
 });
 const blocks = Number(values.blocks);
@@ -69,10 +76,37 @@ const info = await new Promise((resolve, reject) => {
 const generateSeconds = (performance.now() - t0) / 1000;
 console.error(`bench/sync: chain ready in ${generateSeconds.toFixed(1)} s at ${info.url}`);
 
-const schema = `bench_${process.pid}`;
+// CPU seconds of a process (Linux /proc), and of every PostgreSQL process together.
+const procCpu = (pid) => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+};
+const postgresCpu = () => {
+  let t = 0;
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/comm`, 'utf8').startsWith('postgres')) t += procCpu(d);
+    } catch {}
+  }
+  return t;
+};
+
+const dbName = values.keep ?? `bench_sync_${process.pid}`;
+if (!/^[a-z_][a-z0-9_]*$/.test(dbName)) throw new Error(`--keep wants a plain database name, not ${dbName}`);
+const dbUrl = (name) => {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
 const admin = createPgSql({ connectionString: url, max: 1 });
-await admin.query(`CREATE SCHEMA ${schema}`);
-const sql = await openDatabase({ url, schema, poolSize: 4 });
+await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+await admin.query(`CREATE DATABASE ${dbName}`);
+const sql = await openDatabase({ url: dbUrl(dbName), poolSize: 4 });
 const definitions = await loadDefinitions({ poolsFile: info.poolsFile, labelsFile: info.labelsFile }).catch(
   () => createDefinitions([], []),
 );
@@ -90,17 +124,74 @@ const progress = setInterval(() => {
   const s = indexer.status();
   console.error(`bench/sync: height ${s.tipHeight} / ${s.nodeHeight ?? '?'}`);
 }, 10_000);
+const cpu0 = { me: process.cpuUsage(), pg: postgresCpu(), node: procCpu(devnet.pid) };
 const t1 = performance.now();
 const { applied } = await indexer.syncOnce();
 const seconds = (performance.now() - t1) / 1000;
+const me = process.cpuUsage(cpu0.me);
+const cpu = {
+  indexer: (me.user + me.system) / 1e6,
+  postgres: postgresCpu() - cpu0.pg,
+  node: procCpu(devnet.pid) - cpu0.node,
+};
 clearInterval(sampler);
 clearInterval(progress);
 const [{ n: txs }] = await sql.query('SELECT count(*)::int8 AS n FROM txs');
 await indexer.stop();
 await sql.close();
-await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-await admin.close();
 devnet.kill('SIGTERM');
+
+// The ceiling: every row the sync wrote, streamed out of its database with COPY … TO and into a freshly
+// migrated one with COPY … FROM, table by table in one transaction, with the same indexes in place.
+let ceiling = null;
+if (!values['no-copy']) {
+  const copyName = `${dbName}_copy`;
+  await admin.query(`DROP DATABASE IF EXISTS ${copyName} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${copyName}`);
+  await (await openDatabase({ url: dbUrl(copyName), poolSize: 1 })).close();
+  // The storage package's own driver and COPY streams.
+  const dbRequire = createRequire(new URL('../packages/db/package.json', import.meta.url));
+  const pg = dbRequire('pg');
+  const { from: copyFrom, to: copyTo } = dbRequire('pg-copy-streams');
+  const source = new pg.Client({ connectionString: dbUrl(dbName) });
+  const target = new pg.Client({ connectionString: dbUrl(copyName) });
+  await source.connect();
+  await target.connect();
+  const tables = [
+    'blocks',
+    'block_certificates',
+    'txs',
+    'outputs',
+    'inputs',
+    'address_txs',
+    'addresses',
+    'miner_stats',
+    'pool_stats',
+    'daily_stats',
+    'daily_pool_blocks',
+    'daily_miner_blocks',
+  ];
+  const t2 = performance.now();
+  await target.query('BEGIN');
+  for (const table of tables) {
+    await target.query(`DELETE FROM ${table}`);
+    const out = source.query(copyTo(`COPY ${table} TO STDOUT`));
+    const into = target.query(copyFrom(`COPY ${table} FROM STDIN`));
+    await pipeline(out, into);
+  }
+  await target.query('COMMIT');
+  const copySeconds = (performance.now() - t2) / 1000;
+  await source.end();
+  await target.end();
+  await admin.query(`DROP DATABASE ${copyName} WITH (FORCE)`);
+  ceiling = {
+    seconds: Math.round(copySeconds * 10) / 10,
+    txPerSecond: Math.round(txs / copySeconds),
+    syncToCopyRatio: Math.round((copySeconds / seconds) * 100) / 100,
+  };
+}
+if (!values.keep) await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
+await admin.close();
 
 const result = {
   date: new Date().toISOString(),
@@ -110,14 +201,17 @@ const result = {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
   },
-  command: `node bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock}`,
+  command: `node bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock}${values.keep ? ` --keep ${values.keep}` : ''}`,
   chain: { blocks: applied, txs, generateSeconds: Math.round(generateSeconds) },
   sync: {
     seconds: Math.round(seconds * 10) / 10,
     blocksPerSecond: Math.round(applied / seconds),
     txPerSecond: Math.round(txs / seconds),
     indexerPeakRssMiB: Math.round(peakRss / 2 ** 20),
+    cpuSeconds: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round(v * 10) / 10])),
   },
+  copyCeiling: ceiling,
+  keptDatabase: values.keep ?? null,
 };
 mkdirSync(dirname(values.out), { recursive: true });
 writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);

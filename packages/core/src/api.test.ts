@@ -143,3 +143,72 @@ describe('/v1/status names every part that is down', () => {
     });
   });
 });
+
+describe('chain-wide figures cached per indexed tip', () => {
+  /** A store at a movable tip whose supply() counts its calls and can be made to fail. */
+  function countingStore() {
+    const state = { height: 10, hash: 'ab'.repeat(32), calls: 0, fail: false };
+    const store = new Proxy({} as Store, {
+      get: (_t, prop) => {
+        if (prop === 'tip')
+          return async () => ({ height: state.height, hash: state.hash, txHeight: state.height, time: 1 });
+        if (prop === 'supply')
+          return async () => {
+            state.calls++;
+            if (state.fail) throw new Error('boom');
+            return {
+              height: state.height,
+              blockHash: state.hash,
+              emitted: 100 * state.height,
+              fees: 0,
+              unspendable: { total: 0, opReturn: 0, burnAddresses: 0 },
+              circulating: 100 * state.height,
+              formula: 'test',
+            };
+          };
+        return async () => {
+          throw new Error(`unexpected call of ${String(prop)}`);
+        };
+      },
+    });
+    return { state, store };
+  }
+
+  it('reads once per tip, again when the tip moves or a second passed, and never keeps a failure', async () => {
+    const { state, store } = countingStore();
+    let now = 1_000_000;
+    const api = createExplorerApi({ store, routes: v1Routes, clock: () => now, config: { tipCacheMs: 0 } });
+    const get = async () => (await api.handle(new Request('http://x/v1/analytics/supply'))).json();
+
+    const [a, b] = await Promise.all([get(), get()]);
+    expect(state.calls).toBe(1);
+    expect([a.meta.cached, b.meta.cached].sort()).toEqual([false, true]);
+    expect(b.supply).toEqual(a.supply);
+
+    state.height = 11;
+    state.hash = 'cd'.repeat(32);
+    const moved = await get();
+    expect(state.calls).toBe(2);
+    expect(moved.supply.height).toBe(11);
+    expect(moved.meta.cached).toBe(false);
+
+    now += 1_000;
+    await get();
+    expect(state.calls).toBe(3);
+
+    state.fail = true;
+    now += 1_000;
+    expect((await api.handle(new Request('http://x/v1/analytics/supply'))).status).toBe(500);
+    state.fail = false;
+    expect((await get()).supply.height).toBe(11);
+    expect(state.calls).toBe(5);
+  });
+
+  it('is off when the cache is disabled', async () => {
+    const { state, store } = countingStore();
+    const api = createExplorerApi({ store, routes: v1Routes, config: { cacheEntries: 0 } });
+    await api.handle(new Request('http://x/v1/analytics/supply'));
+    await api.handle(new Request('http://x/v1/analytics/supply'));
+    expect(state.calls).toBe(2);
+  });
+});

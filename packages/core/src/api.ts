@@ -10,6 +10,7 @@ import {
   toApiError,
   UnauthorizedError,
 } from './errors.js';
+import { textResponse } from './http/body.js';
 import { Lru } from './http/lru.js';
 import { createRouter } from './http/router.js';
 import type { ChainNode } from './node.js';
@@ -130,6 +131,10 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
   const router = createRouter(deps.routes);
   const clock = deps.clock ?? Date.now;
   const cache = new Lru<unknown>(config.cacheEntries);
+  // Chain-wide figures, keyed by the tip they were read at; kept for a second at most, so a change that does
+  // not move the tip (new pool definitions re-attributing blocks) shows within that second.
+  const atTip = new Lru<{ at: number; value: Promise<unknown> }>(config.cacheEntries > 0 ? 256 : 0);
+  const AT_TIP_MS = 1_000;
   let document: OpenApiDocument | null = null;
   const openapi = () => {
     document ??= buildOpenApiDocument(deps.routes, config.publicBaseUrl);
@@ -264,12 +269,25 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
           if (value !== null && value !== undefined && isFinal(value)) cache.set(key, value);
           return value;
         },
+        memoAtTip<T>(key: string, load: () => Promise<T>): Promise<T> {
+          if (!tip || config.cacheEntries <= 0) return load();
+          const k = `${key}@${tip.height}:${tip.hash}:${tip.txHeight}`;
+          const hit = atTip.get(k);
+          if (hit && now - hit.at < AT_TIP_MS && now >= hit.at) {
+            meta.cached = true;
+            return hit.value as Promise<T>;
+          }
+          const value = load();
+          atTip.set(k, { at: now, value });
+          value.catch(() => atTip.delete(k));
+          return value;
+        },
       };
       const result = await route.handler(ctx as never);
       if (route.raw) {
         const headers = baseHeaders(requestId, rateLimit);
         headers.set('cache-control', 'public, max-age=300');
-        return new Response(isHead ? null : JSON.stringify(result.body), { status: 200, headers });
+        return textResponse(isHead ? null : JSON.stringify(result.body), { status: 200, headers });
       }
       const data: Record<string, unknown> = { ...(result.body as object) };
       if (route.list) data.pagination = result.pagination as Pagination;
@@ -289,7 +307,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
         return new Response(null, { status: 304, headers });
       }
       const body = `{"ok":true,${text ? `${text},` : ''}"meta":${JSON.stringify(meta)}}`;
-      return new Response(isHead ? null : body, { status: 200, headers });
+      return textResponse(isHead ? null : body, { status: 200, headers });
     } catch (err) {
       const apiErr = toApiError(err);
       if (!(err instanceof ApiError) || apiErr.status >= 500)
@@ -298,7 +316,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       for (const [k, v] of Object.entries(apiErr.headers)) headers.set(k, v);
       headers.set('cache-control', 'no-store');
       const body = JSON.stringify(errorEnvelope(apiErr.message, meta));
-      return new Response(isHead ? null : body, { status: apiErr.status, headers });
+      return textResponse(isHead ? null : body, { status: apiErr.status, headers });
     }
   }
 

@@ -69,13 +69,18 @@ export interface RouteContext<P, Q> {
   requestId: string;
   /** Milliseconds since the epoch. */
   now: number;
+  /** The OpenAPI document of this API. */
+  openapi(): Record<string, unknown>;
   /**
    * Loads data through the in-process cache: a value is kept once `isFinal` says it concerns blocks past the
    * finality depth (so it can no longer change); a hit sets meta.cached. Null results are never kept.
    */
-  /** The OpenAPI document of this API. */
-  openapi(): Record<string, unknown>;
   memo<T>(key: string, load: () => Promise<T>, isFinal: (value: NonNullable<T>) => boolean): Promise<T>;
+  /**
+   * Loads data that is a function of the indexed chain alone (analytics, rankings) at most once per indexed
+   * tip and second: requests that see the same tip share one load, in flight or done; a hit sets meta.cached.
+   */
+  memoAtTip<T>(key: string, load: () => Promise<T>): Promise<T>;
 }
 
 /** A handler's answer: the members of the body besides ok/meta, and how it may be cached. */

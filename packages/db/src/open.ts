@@ -22,6 +22,8 @@ export interface DatabaseConfig {
   migrate?: boolean;
   /** Application name reported to PostgreSQL. */
   applicationName?: string;
+  /** Named prepared statements on PostgreSQL (default true); see PgOptions. */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function openDatabase(config: DatabaseConfig = {}): Promise<Sql> {
         statementTimeoutMs: config.statementTimeoutMs,
         connectionTimeoutMs: config.connectionTimeoutMs,
         applicationName: config.applicationName,
+        preparedStatements: config.preparedStatements,
       })
     : await createPgliteSql({
         dataDir: config.dataDir === 'memory://' ? undefined : join(config.dataDir ?? '.explorer', 'pgdata'),

@@ -164,3 +164,35 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
     ).toMatch(/Index Scan Backward using address_txs_pkey/);
   });
 });
+
+describe.skipIf(reason !== null)('prepared statements on PostgreSQL', () => {
+  const probe = 'SELECT $1::int4 + 1 AS n /* prepared-probe */';
+  const prepared = (tx: import('./sql.js').Sql) =>
+    tx.query<{ n: number }>(
+      `SELECT count(*)::int4 AS n FROM pg_prepared_statements WHERE statement LIKE '%prepared-probe%' AND statement NOT LIKE '%pg_prepared_statements%'`,
+    );
+
+  it('parses a statement once per connection, and not at all when turned off', async () => {
+    const { createPgSql } = await import('./drivers/pg.js');
+    for (const [enabled, expected] of [
+      [true, 1],
+      [false, 0],
+    ] as const) {
+      const sql = createPgSql({
+        connectionString: process.env.TEST_DATABASE_URL!,
+        max: 1,
+        preparedStatements: enabled,
+      });
+      try {
+        const counts = await sql.transaction(async (tx) => {
+          expect(await tx.query(probe, [1])).toEqual([{ n: 2 }]);
+          expect(await tx.query(probe, [41])).toEqual([{ n: 42 }]);
+          return prepared(tx);
+        });
+        expect(counts).toEqual([{ n: expected }]);
+      } finally {
+        await sql.close();
+      }
+    }
+  });
+});

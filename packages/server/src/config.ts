@@ -21,6 +21,7 @@ export interface ServerConfig {
   dbPoolSize: number;
   dbStatementTimeoutMs: number;
   dbConnectTimeoutMs: number;
+  dbPreparedStatements: boolean;
   indexerPollMs: number;
   maxReorgDepth: number;
   finalityDepth: number;
@@ -261,6 +262,14 @@ export const SETTINGS: readonly Setting[] = [
     description: 'connection timeout (PostgreSQL)',
     parse: int(1, MAX),
     fallback: 5000,
+  }),
+  s({
+    key: 'dbPreparedStatements',
+    env: 'DB_PREPARED_STATEMENTS',
+    shown: 'true',
+    description: 'parse and plan each statement once per connection (turn off behind PgBouncer < 1.21)',
+    parse: bool,
+    fallback: true,
   }),
   s({
     key: 'indexerPollMs',

@@ -88,6 +88,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       statementTimeoutMs: config.dbStatementTimeoutMs,
       connectionTimeoutMs: config.dbConnectTimeoutMs,
       applicationName: 'explorer-server',
+      preparedStatements: config.dbPreparedStatements,
     };
     const sql: Sql = await openDatabase({
       ...dbOptions,
@@ -127,6 +128,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
           poolSize: 5,
           connectionTimeoutMs: config.dbConnectTimeoutMs,
           applicationName: 'explorer-indexer',
+          preparedStatements: config.dbPreparedStatements,
           migrate: false,
         });
         closers.push(() => writeSql.close());

@@ -21,6 +21,11 @@ export class Lru<V> {
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
   }
 
+  /** Forgets one key. */
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+
   /** Drops everything (after a reorg deeper than the finality depth, which the indexer refuses anyway). */
   clear(): void {
     this.map.clear();

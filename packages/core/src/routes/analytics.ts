@@ -10,7 +10,7 @@ export const analyticsRoutes = [
     summary: 'Difficulty, hashrate estimates, node height, indexer lag',
     response: { network: NetworkSchema },
     async handler(ctx) {
-      const figures = await ctx.store.network();
+      const figures = await ctx.memoAtTip('analytics:network', () => ctx.store.network());
       const nodeHashrate = ctx.node
         ? await ctx.node.call<number>('getnetworkhashps').catch(() => null)
         : null;
@@ -38,7 +38,7 @@ export const analyticsRoutes = [
       'Certified share, counts by version, MoE share, proof sizes, a daily series and the latest certificates.',
     response: { pouw: PouwSchema },
     async handler(ctx) {
-      return { body: { pouw: await ctx.store.pouw() } };
+      return { body: { pouw: await ctx.memoAtTip('analytics:pouw', () => ctx.store.pouw()) } };
     },
   }),
   defineRoute({
@@ -48,7 +48,7 @@ export const analyticsRoutes = [
     summary: 'Chain-derived emitted and circulating supply',
     response: { supply: SupplySchema },
     async handler(ctx) {
-      return { body: { supply: await ctx.store.supply() } };
+      return { body: { supply: await ctx.memoAtTip('analytics:supply', () => ctx.store.supply()) } };
     },
   }),
   defineRoute({
@@ -58,7 +58,9 @@ export const analyticsRoutes = [
     summary: 'Pool share windows with a difficulty/hashrate overlay',
     response: { pools: PoolAnalyticsSchema },
     async handler(ctx) {
-      return { body: { pools: await ctx.store.poolAnalytics() } };
+      return {
+        body: { pools: await ctx.memoAtTip('analytics:pools', () => ctx.store.poolAnalytics()) },
+      };
     },
   }),
 ] as const;

@@ -47,7 +47,10 @@ export const poolRoutes = [
     },
     async handler(ctx) {
       const window = ctx.query.window ?? '7d';
-      const shares = await ctx.store.poolShares(window, ctx.query.limit ?? 20);
+      const limit = ctx.query.limit ?? 20;
+      const shares = await ctx.memoAtTip(`pools:top:${window}:${limit}`, () =>
+        ctx.store.poolShares(window, limit),
+      );
       return { body: { window, ...shares } };
     },
   }),

@@ -65,7 +65,12 @@ export const transactionRoutes = [
     response: { flow: TxFlowSchema },
     notFound: true,
     async handler(ctx) {
-      const flow = await ctx.store.getTxFlow(ctx.params.txid);
+      // Five reads make a flow; once its block is final nothing in it changes, so it is kept like the tx.
+      const flow = await ctx.memo(
+        `flow:${ctx.params.txid}`,
+        () => ctx.store.getTxFlow(ctx.params.txid),
+        (f) => isFinal(ctx.meta.indexedTip, f.blockHeight, ctx.config),
+      );
       if (!flow) throw new NotFoundError(`transaction ${ctx.params.txid} not found`);
       return { body: { flow } };
     },

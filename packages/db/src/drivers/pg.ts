@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
@@ -18,6 +19,30 @@ export interface PgOptions {
   connectionTimeoutMs?: number;
   /** Application name shown in pg_stat_activity. */
   applicationName?: string;
+  /**
+   * Run statements as named prepared statements, so each connection parses and plans a statement once
+   * (default true). Turn off behind a pooler that cannot keep prepared statements (PgBouncer < 1.21 in
+   * transaction mode).
+   */
+  preparedStatements?: boolean;
+}
+
+/** Most distinct statement texts prepared per pool; beyond it statements run unnamed (bounds server memory). */
+const MAX_PREPARED = 1_000;
+
+/** Names statements by a digest of their text: equal texts share one prepared statement per connection. */
+function statementNamer(enabled: boolean): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    if (!enabled) return undefined;
+    let name = names.get(text);
+    if (name === undefined) {
+      if (names.size >= MAX_PREPARED) return undefined;
+      name = `x${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
 }
 
 const INT8 = 20;
@@ -58,12 +83,12 @@ async function copyRows(
   }
 }
 
-function clientSql(client: pg.PoolClient): Sql {
+function clientSql(client: pg.PoolClient, nameOf: (text: string) => string | undefined): Sql {
   const self: Sql = {
     driver: 'pg',
     async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
       try {
-        const r = await client.query({ text, values: params as unknown[] });
+        const r = await client.query({ name: nameOf(text), text, values: params as unknown[] });
         return r.rows as T[];
       } catch (err) {
         throw toDatabaseError(err, name);
@@ -102,13 +127,14 @@ export function createPgSql(opts: PgOptions): Sql {
     options: options.length ? options.join(' ') : undefined,
     types: typeParsers,
   });
+  const nameOf = statementNamer(opts.preparedStatements !== false);
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   return {
     driver: 'pg',
     async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
       try {
-        const r = await pool.query({ text, values: params as unknown[] });
+        const r = await pool.query({ name: nameOf(text), text, values: params as unknown[] });
         return r.rows as T[];
       } catch (err) {
         throw toDatabaseError(err, name);
@@ -153,7 +179,7 @@ export function createPgSql(opts: PgOptions): Sql {
       }
       let broken = false;
       try {
-        const result = await fn(clientSql(client));
+        const result = await fn(clientSql(client, nameOf));
         try {
           await client.query('COMMIT');
         } catch (err) {

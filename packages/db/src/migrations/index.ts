@@ -2,6 +2,7 @@ import { chainSchema } from './001-chain.js';
 import { analyticsIndexes } from './002-analytics.js';
 import { apiKeysSchema } from './003-api-keys.js';
 import { marketSchema } from './004-market.js';
+import { dropSpentHeightIndex } from './005-spend-index.js';
 
 /** One versioned schema change. Versions only ever grow; an applied migration is never edited. */
 export interface Migration {
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'analytics-indexes', sql: analyticsIndexes },
   { version: 3, name: 'api-keys', sql: apiKeysSchema },
   { version: 4, name: 'market', sql: marketSchema },
+  { version: 5, name: 'drop-spent-height-index', sql: dropSpentHeightIndex },
 ];

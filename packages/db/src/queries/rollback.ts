@@ -40,7 +40,9 @@ export async function rollbackTo(tx: Sql, forkHeight: number): Promise<RollbackR
      ), created AS (
        SELECT address, count(*) AS c FROM outputs WHERE block_height > $1 AND address IS NOT NULL GROUP BY address
      ), spent AS (
-       SELECT address, count(*) AS c FROM outputs WHERE spent_height > $1 AND address IS NOT NULL GROUP BY address
+       -- Each input of a removed block spent one output, whose address it records.
+       SELECT address, count(*) AS c FROM inputs
+       WHERE block_height > $1 AND prev_txid IS NOT NULL AND address IS NOT NULL GROUP BY address
      )
      UPDATE addresses a SET
        balance = a.balance - (h.r - h.s),
@@ -60,7 +62,8 @@ export async function rollbackTo(tx: Sql, forkHeight: number): Promise<RollbackR
 
   await q(
     'rollback.unspend',
-    'UPDATE outputs SET spent_txid = NULL, spent_vin = NULL, spent_height = NULL WHERE spent_height > $1',
+    `UPDATE outputs o SET spent_txid = NULL, spent_vin = NULL, spent_height = NULL
+     FROM inputs i WHERE i.block_height > $1 AND o.txid = i.prev_txid AND o.vout = i.prev_vout`,
   );
   await q('rollback.delete-outputs', 'DELETE FROM outputs WHERE block_height > $1');
   await q('rollback.delete-inputs', 'DELETE FROM inputs WHERE block_height > $1');

@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { responseText } from '@explorer/core';
 import type { MiddlewareHandler } from 'hono';
 
 const gzipAsync = promisify(gzip);
@@ -38,11 +39,14 @@ export function compression(opts: CompressionOptions = {}): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const res = c.res;
-    if (!res.body || res.headers.has('content-encoding')) return;
+    if (res.headers.has('content-encoding')) return;
     if (c.req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304) return;
     if (!COMPRESSIBLE.test(res.headers.get('content-type') ?? '')) return;
-
-    const body = new Uint8Array(await res.arrayBuffer());
+    // The API's responses carry the string they were built from; reading it leaves the response on the
+    // adapter's fast path, where draining its stream would not.
+    const known = responseText(res);
+    if (known === undefined && !res.body) return;
+    const body = known !== undefined ? Buffer.from(known) : new Uint8Array(await res.arrayBuffer());
     const vary = res.headers.get('vary');
     const varies = vary === '*' || /(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? '');
     const gzipIt =
@@ -51,15 +55,18 @@ export function compression(opts: CompressionOptions = {}): MiddlewareHandler {
       !NO_TRANSFORM.test(res.headers.get('cache-control') ?? '');
     const out = gzipIt ? new Uint8Array(await gzipAsync(body)) : body;
     const etag = res.headers.get('etag');
-    c.res = new Response(out, { status: res.status, statusText: res.statusText, headers: res.headers });
-    // Hono copies the previous response's headers over the new one, so these are set afterwards.
-    c.res.headers.set('content-length', String(out.byteLength));
+    const headers = res.headers;
+    headers.set('content-length', String(out.byteLength));
     if (body.byteLength >= threshold && !varies)
-      c.res.headers.set('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+      headers.set('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
     if (gzipIt) {
-      c.res.headers.set('content-encoding', 'gzip');
+      headers.set('content-encoding', 'gzip');
       // The bytes differ from the uncompressed representation, so a strong validator would lie.
-      if (etag && !etag.startsWith('W/')) c.res.headers.set('etag', `W/${etag}`);
+      if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
     }
+    // Cleared first: replacing a set response makes Hono rebuild it from its body stream to merge headers,
+    // and these headers already are the old response's.
+    c.res = undefined;
+    c.res = new Response(out, { status: res.status, headers });
   };
 }

@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// The node as a peer, in the same run: a Litecoin Core regtest node (Debian's litecoind) builds a chain with a
+// busy address, the indexer writes it into PostgreSQL, and the explorer's API serves it. Then:
+//   GET /v1/blocks/{hash}              against  getblock <hash> 2      (throughput at fixed concurrency)
+//   GET /v1/addresses/{a}/utxos        against  scantxoutset start [addr(a)]   (sequential latency)
+// usage: node bench/peer.mjs [--connections 16] [--seconds 5] [--out bench/out/peer.json]
+// Needs a built workspace (pnpm build), PostgreSQL (BENCH_DATABASE_URL) and litecoind
+// (scripts/install-litecoind.sh).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { accessSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createPgSql, openDatabase } from '../packages/db/dist/index.js';
+import { createDefinitions, createIndexer, createNodeClient } from '../packages/indexer/dist/index.js';
+
+const { values } = parseArgs({
+  options: {
+    connections: { type: 'string', default: '16' },
+    seconds: { type: 'string', default: '5' },
+    out: { type: 'string', default: 'bench/out/peer.json' },
+  },
+});
+const connections = Number(values.connections);
+const seconds = Number(values.seconds);
+const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const bin = ['/usr/lib/litecoin/litecoind', '/usr/bin/litecoind'].find((p) => {
+  try {
+    accessSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+});
+if (!bin || spawnSync(bin, ['-version']).status !== 0) {
+  console.error('bench/peer: litecoind is not installed (scripts/install-litecoind.sh installs it)');
+  process.exit(2);
+}
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// 1. A regtest node with a wallet, on loopback.
+const datadir = mkdtempSync(join(tmpdir(), 'bench-litecoind-'));
+const rpcPort = await freePort();
+const user = 'bench';
+const password = randomBytes(12).toString('hex');
+const node = spawn(
+  bin,
+  [
+    '-regtest',
+    `-datadir=${datadir}`,
+    '-server=1',
+    '-listen=0',
+    '-connect=0',
+    '-dnsseed=0',
+    '-printtoconsole=0',
+    `-rpcport=${rpcPort}`,
+    '-rpcbind=127.0.0.1',
+    '-rpcallowip=127.0.0.1',
+    `-rpcuser=${user}`,
+    `-rpcpassword=${password}`,
+    '-rpcthreads=4',
+    '-rpcworkqueue=1024',
+    '-txindex=1',
+    '-fallbackfee=0.0001',
+  ],
+  { stdio: 'ignore' },
+);
+const cleanup = () => {
+  node.kill('SIGKILL');
+  rmSync(datadir, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+const auth = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+const rpcHttp = `http://127.0.0.1:${rpcPort}/`;
+async function rpc(method, ...params) {
+  const res = await fetch(rpcHttp, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params }),
+  });
+  const reply = JSON.parse(await res.text());
+  if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
+  return reply.result;
+}
+for (let i = 0; ; i++) {
+  try {
+    await rpc('getblockchaininfo');
+    break;
+  } catch (err) {
+    if (i > 300) throw err;
+    await sleep(100);
+  }
+}
+
+// 2. A chain below MWEB activation (height 432): a busy bech32 address with 200 UTXOs, and a block of 150 txs.
+console.error('bench/peer: building a regtest chain…');
+await rpc('createwallet', 'bench');
+const miner = await rpc('getnewaddress', '', 'bech32');
+await rpc('generatetoaddress', 150, miner);
+const busy = await rpc('getnewaddress', '', 'bech32');
+for (let i = 0; i < 200; i++) {
+  await rpc('sendtoaddress', busy, 0.01 + i / 1e6);
+  if (i % 50 === 49) await rpc('generatetoaddress', 1, miner);
+}
+for (let i = 0; i < 150; i++) await rpc('sendtoaddress', await rpc('getnewaddress', '', 'bech32'), 0.02);
+const [bigBlock] = await rpc('generatetoaddress', 1, miner);
+await rpc('generatetoaddress', 10, miner);
+const tip = await rpc('getblockcount');
+
+// 3. Index it into a database of its own and serve it.
+const dbName = `bench_peer_${process.pid}`;
+const dbUrl = new URL(baseUrl);
+dbUrl.pathname = `/${dbName}`;
+const admin = createPgSql({ connectionString: baseUrl, max: 1 });
+await admin.query(`CREATE DATABASE ${dbName}`);
+const nodeUrl = `http://${user}:${password}@127.0.0.1:${rpcPort}/`;
+const sql = await openDatabase({ url: dbUrl.toString(), poolSize: 2 });
+const indexer = createIndexer({
+  sql,
+  node: createNodeClient({ url: nodeUrl }),
+  definitions: createDefinitions([], []),
+});
+await indexer.syncOnce();
+await indexer.stop();
+await sql.close();
+
+const server = spawn(
+  process.execPath,
+  ['packages/server/dist/bin.js', 'start', '--no-index', '--port', '0'],
+  {
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl.toString(),
+      NODE_RPC_URL: nodeUrl,
+      RATE_LIMIT_ENABLED: 'false',
+      LOG_LEVEL: 'silent',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const api = await new Promise((resolve, reject) => {
+  let buf = '';
+  server.stdout.on('data', (d) => {
+    buf += d;
+    const m = /listening on (http:\/\/\S+)/.exec(buf);
+    if (m) resolve(m[1]);
+  });
+  server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+});
+process.on('exit', () => server.kill('SIGKILL'));
+
+// 4. Throughput at fixed concurrency: the API's block against the node's verbose block.
+async function load(opts) {
+  await autocannon({ ...opts, connections, duration: 2, timeout: 30 }); // warm-up
+  const r = await autocannon({ ...opts, connections, duration: seconds, timeout: 30 });
+  if (r.non2xx + r.errors + r.timeouts > 0) throw new Error(`${opts.url}: errors under load`);
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99 };
+}
+const ours = await load({ url: `${api}/v1/blocks/${bigBlock}` });
+const theirs = await load({
+  url: rpcHttp,
+  method: 'POST',
+  headers: { authorization: auth, 'content-type': 'application/json' },
+  body: JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'getblock', params: [bigBlock, 2] }),
+});
+
+// 5. UTXOs of the busy address, one request at a time (scantxoutset runs one scan at a time).
+async function timeSequential(n, fn) {
+  await fn();
+  const t = performance.now();
+  for (let i = 0; i < n; i++) await fn();
+  return (performance.now() - t) / n;
+}
+const ourUtxos = await (await fetch(`${api}/v1/addresses/${busy}/utxos?limit=100`)).json();
+const scan = await rpc('scantxoutset', 'start', [`addr(${busy})`]);
+if (scan.unspents.length !== 200) throw new Error(`scantxoutset found ${scan.unspents.length} of 200 UTXOs`);
+if (ourUtxos.utxos.length !== 100) throw new Error('the API did not return a page of 100 UTXOs');
+const apiMs = await timeSequential(200, async () => {
+  const res = await fetch(`${api}/v1/addresses/${busy}/utxos?limit=100`);
+  await res.arrayBuffer();
+});
+const scanMs = await timeSequential(20, () => rpc('scantxoutset', 'start', [`addr(${busy})`]));
+
+const result = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+  command: `node bench/peer.mjs --connections ${connections} --seconds ${seconds}`,
+  chain: { tip, blockTxs: (await rpc('getblock', bigBlock, 1)).tx.length, busyUtxos: 200 },
+  block: {
+    connections,
+    api: ours,
+    nodeGetblock2: theirs,
+    ratio: Math.round((ours.rps / theirs.rps) * 100) / 100,
+  },
+  utxos: {
+    apiMs: Math.round(apiMs * 100) / 100,
+    scantxoutsetMs: Math.round(scanMs * 100) / 100,
+    speedup: Math.round(scanMs / apiMs),
+  },
+};
+await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
+await admin.close();
+mkdirSync(dirname(values.out), { recursive: true });
+writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+console.log(JSON.stringify(result, null, 2));
+process.exit(0);

@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+// The whole performance suite in one command; writes bench/out/*.json and the tables of bench/RESULTS.md.
+// usage: node bench/run.mjs [--small-blocks 1000] [--large-blocks 100000] [--tx-per-block 10]
+//                           [--connections 32] [--seconds 5] [--skip-peer] [--skip-sync]
+// Needs a built workspace (pnpm build), PostgreSQL on BENCH_DATABASE_URL (default
+// postgres://postgres@127.0.0.1:5432/postgres) and, for the peer comparison, litecoind. Where PostgreSQL is
+// absent: `apt-get install postgresql`, then `pg_ctlcluster 15 main start` (trust auth on loopback, or put the
+// password in BENCH_DATABASE_URL).
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createPgSql } from '../packages/db/dist/index.js';
+
+const { values } = parseArgs({
+  options: {
+    'small-blocks': { type: 'string', default: '1000' },
+    'large-blocks': { type: 'string', default: '100000' },
+    'tx-per-block': { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    seconds: { type: 'string', default: '5' },
+    'skip-peer': { type: 'boolean', default: false },
+    // Reuse the databases and results an earlier run's sync step left (bench_small, bench_large).
+    'skip-sync': { type: 'boolean', default: false },
+  },
+});
+const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+try {
+  const probe = createPgSql({ connectionString: base, max: 1, connectionTimeoutMs: 3_000 });
+  await probe.query('SELECT 1');
+  await probe.close();
+} catch (err) {
+  console.error(`bench: PostgreSQL does not answer at ${base} (${err.message}).`);
+  console.error(
+    '  Start one: apt-get install postgresql && pg_ctlcluster 15 main start, or set BENCH_DATABASE_URL.',
+  );
+  process.exit(2);
+}
+const dbUrl = (name) => {
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+const step = (script, args) => {
+  console.error(`\nbench: node ${script} ${args.join(' ')}`);
+  const r = spawnSync(process.execPath, [script, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${script} failed with status ${r.status}`);
+};
+const read = (name) => JSON.parse(readFileSync(`bench/out/${name}.json`, 'utf8'));
+
+const tpb = values['tx-per-block'];
+const serveArgs = ['--connections', values.connections, '--seconds', values.seconds];
+for (const [label, blocks] of [
+  ['small', values['small-blocks']],
+  ['large', values['large-blocks']],
+]) {
+  if (!values['skip-sync'])
+    step('bench/sync.mjs', [
+      '--blocks',
+      blocks,
+      '--tx-per-block',
+      tpb,
+      '--keep',
+      `bench_${label}`,
+      '--out',
+      `bench/out/sync-${label}.json`,
+    ]);
+  step('bench/serve.mjs', ['--database-url', dbUrl(`bench_${label}`), '--label', label, ...serveArgs]);
+}
+if (!values['skip-peer']) step('bench/peer.mjs', ['--out', 'bench/out/peer.json']);
+
+// Tables for bench/RESULTS.md.
+const sync = { small: read('sync-small'), large: read('sync-large') };
+const serve = { small: read('serve-small'), large: read('serve-large') };
+const peer = values['skip-peer'] ? null : read('peer');
+const n = (x) => x.toLocaleString('en-US');
+const lines = [];
+lines.push(
+  `Run of ${sync.large.date.slice(0, 10)} on ${sync.large.machine.cpus} vCPU (${sync.large.machine.model}), ` +
+    `${sync.large.machine.memoryGiB} GiB, Node ${sync.large.machine.node}: \`node bench/run.mjs\`.`,
+  '',
+  '### Indexing (initial sync into PostgreSQL; ceiling: the same rows with COPY, same run)',
+  '',
+  '| chain | blocks | txs | sync s | blocks/s | tx/s | COPY s | COPY tx/s | sync ÷ COPY | CPU s (indexer / postgres / node) | indexer peak RSS |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
+);
+for (const [label, s] of Object.entries(sync)) {
+  const c = s.copyCeiling;
+  const cpu = s.sync.cpuSeconds;
+  lines.push(
+    `| ${label} | ${n(s.chain.blocks)} | ${n(s.chain.txs)} | ${s.sync.seconds} | ${n(s.sync.blocksPerSecond)} | ${n(s.sync.txPerSecond)} | ${c.seconds} | ${n(c.txPerSecond)} | ${c.syncToCopyRatio} | ${cpu.indexer} / ${cpu.postgres} / ${cpu.node} | ${s.sync.indexerPeakRssMiB} MiB |`,
+  );
+}
+lines.push(
+  '',
+  `### Serving (${serve.large.connections} connections, ${serve.large.seconds} s per endpoint; ratio = req/s ÷ bare-Hono req/s at the same body size)`,
+  '',
+  '| endpoint | class | small req/s | small p50 / p99 ms | small ratio | large req/s | large p50 / p99 ms | large ratio | large ÷ small p50 |',
+  '|---|---|---|---|---|---|---|---|---|',
+);
+for (let i = 0; i < serve.large.endpoints.length; i++) {
+  const s = serve.small.endpoints[i];
+  const l = serve.large.endpoints[i];
+  const growth = s.p50 > 0 ? Math.round((l.p50 / s.p50) * 100) / 100 : '–';
+  lines.push(
+    `| ${l.name} | ${l.kind} | ${n(s.rps)} | ${s.p50} / ${s.p99} | ${s.ratio} | ${n(l.rps)} | ${l.p50} / ${l.p99} | ${l.ratio} | ${growth} |`,
+  );
+}
+const deep = (r) => r.endpoints.find((e) => e.name.startsWith('address txs page') && !e.name.endsWith(' 1'));
+const first = (r) => r.endpoints.find((e) => e.name === 'address txs page 1');
+lines.push(
+  '',
+  `Page ${serve.large.chain.deepPage} against page 1 of the busiest address (${n(serve.large.chain.busyAddress.txs)} txs, ${serve.large.chain.pageLimit} per page), large chain: ` +
+    `${first(serve.large).rps} → ${deep(serve.large).rps} req/s, p50 ${first(serve.large).p50} → ${deep(serve.large).p50} ms ` +
+    `(${Math.round((first(serve.large).rps / deep(serve.large).rps) * 100) / 100}× the time per request).`,
+  '',
+  `Server RSS under load: small ${serve.small.serverRssMiB.start} → ${serve.small.serverRssMiB.peak} MiB, large ${serve.large.serverRssMiB.start} → ${serve.large.serverRssMiB.peak} MiB (peak).`,
+);
+if (peer) {
+  lines.push(
+    '',
+    `### Against the node (litecoind regtest, tip ${peer.chain.tip}; block of ${peer.chain.blockTxs} txs; ${peer.block.connections} connections)`,
+    '',
+    '| comparison | explorer API | node | ratio |',
+    '|---|---|---|---|',
+    `| \`/v1/blocks/{hash}\` vs \`getblock <hash> 2\` | ${n(peer.block.api.rps)} req/s (p99 ${peer.block.api.p99} ms) | ${n(peer.block.nodeGetblock2.rps)} req/s (p99 ${peer.block.nodeGetblock2.p99} ms) | ${peer.block.ratio}× |`,
+    `| \`/v1/addresses/{a}/utxos\` vs \`scantxoutset\` (${peer.chain.busyUtxos} UTXOs, sequential) | ${peer.utxos.apiMs} ms | ${peer.utxos.scantxoutsetMs} ms | ${n(peer.utxos.speedup)}× faster |`,
+  );
+}
+const report = lines.join('\n');
+const path = 'bench/RESULTS.md';
+const current = readFileSync(path, 'utf8');
+const start = '<!-- suite:start -->';
+const end = '<!-- suite:end -->';
+const block = `${start}\n${report}\n${end}`;
+writeFileSync(
+  path,
+  current.includes(start)
+    ? current.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => block)
+    : `${current.trimEnd()}\n\n## The suite (\`node bench/run.mjs\`)\n\n${block}\n`,
+);
+console.log(report);
