@@ -9,6 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -85,8 +86,8 @@ const cleanup = () => {
 process.on('exit', cleanup);
 const auth = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 const rpcHttp = `http://127.0.0.1:${rpcPort}/`;
-async function rpc(method, ...params) {
-  const res = await fetch(rpcHttp, {
+async function rpcAt(path, method, ...params) {
+  const res = await fetch(`${rpcHttp}${path}`, {
     method: 'POST',
     headers: { authorization: auth, 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params }),
@@ -95,6 +96,9 @@ async function rpc(method, ...params) {
   if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
   return reply.result;
 }
+const rpc = (method, ...params) => rpcAt('', method, ...params);
+/** Calls of the spending wallet (two wallets are loaded, so wallet calls name theirs). */
+const wallet = (method, ...params) => rpcAt('wallet/bench', method, ...params);
 for (let i = 0; ; i++) {
   try {
     await rpc('getblockchaininfo');
@@ -108,14 +112,26 @@ for (let i = 0; ; i++) {
 // 2. A chain below MWEB activation (height 432): a busy bech32 address with 200 UTXOs, and a block of 150 txs.
 console.error('bench/peer: building a regtest chain…');
 await rpc('createwallet', 'bench');
-const miner = await rpc('getnewaddress', '', 'bech32');
-await rpc('generatetoaddress', 150, miner);
-const busy = await rpc('getnewaddress', '', 'bech32');
+// The busy address belongs to a second wallet, so the spending wallet never spends its coins.
+await rpc('createwallet', 'sink');
+const miner = await wallet('getnewaddress', '', 'bech32');
+// 300 blocks: 200 mature coinbases to spend from. Mining every 25 sends keeps unconfirmed chains short.
+await rpc('generatetoaddress', 300, miner);
+const busy = await rpcAt('wallet/sink', 'getnewaddress', '', 'bech32');
 for (let i = 0; i < 200; i++) {
-  await rpc('sendtoaddress', busy, 0.01 + i / 1e6);
-  if (i % 50 === 49) await rpc('generatetoaddress', 1, miner);
+  await wallet('sendtoaddress', busy, Number((0.01 + i / 1e6).toFixed(8)));
+  if (i % 25 === 24) await rpc('generatetoaddress', 1, miner);
 }
-for (let i = 0; i < 150; i++) await rpc('sendtoaddress', await rpc('getnewaddress', '', 'bech32'), 0.02);
+// scantxoutset reads the whole UTXO set, so give it one of some size: 300 transactions of 500 outputs each.
+const fillers = [];
+for (let i = 0; i < 500; i++) fillers.push(await rpcAt('wallet/sink', 'getnewaddress', '', 'bech32'));
+const payouts = Object.fromEntries(fillers.map((a) => [a, 0.0001]));
+for (let i = 0; i < 300; i++) {
+  await wallet('sendmany', '', payouts);
+  if (i % 20 === 19) await rpc('generatetoaddress', 1, miner);
+}
+for (let i = 0; i < 150; i++)
+  await wallet('sendtoaddress', await wallet('getnewaddress', '', 'bech32'), 0.02);
 const [bigBlock] = await rpc('generatetoaddress', 1, miner);
 await rpc('generatetoaddress', 10, miner);
 const tip = await rpc('getblockcount');
@@ -184,21 +200,48 @@ async function timeSequential(n, fn) {
   for (let i = 0; i < n; i++) await fn();
   return (performance.now() - t) / n;
 }
-const ourUtxos = await (await fetch(`${api}/v1/addresses/${busy}/utxos?limit=100`)).json();
 const scan = await rpc('scantxoutset', 'start', [`addr(${busy})`]);
 if (scan.unspents.length !== 200) throw new Error(`scantxoutset found ${scan.unspents.length} of 200 UTXOs`);
-if (ourUtxos.utxos.length !== 100) throw new Error('the API did not return a page of 100 UTXOs');
-const apiMs = await timeSequential(200, async () => {
-  const res = await fetch(`${api}/v1/addresses/${busy}/utxos?limit=100`);
-  await res.arrayBuffer();
-});
+// The API's side: every UTXO of the address, as scantxoutset answers it: two pages of 100, following the
+// cursor, over one keep-alive connection (node:http: fetch's own per-request work would dominate a
+// sub-millisecond answer).
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const getJson = (path) =>
+  new Promise((resolve, reject) => {
+    http
+      .get(`${api}${path}`, { agent }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => {
+          body += d;
+        });
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(JSON.parse(body))
+            : reject(new Error(`${path}: ${res.statusCode}`)),
+        );
+      })
+      .on('error', reject);
+  });
+const allUtxos = async () => {
+  const first = await getJson(`/v1/addresses/${busy}/utxos?limit=100`);
+  const cursor = first.pagination.nextCursor;
+  const second = cursor
+    ? await getJson(`/v1/addresses/${busy}/utxos?limit=100&cursor=${cursor}`)
+    : { utxos: [] };
+  return first.utxos.length + second.utxos.length;
+};
+if ((await allUtxos()) !== 200) throw new Error('the API did not return the 200 UTXOs');
+const apiMs = await timeSequential(1000, allUtxos);
+agent.destroy();
 const scanMs = await timeSequential(20, () => rpc('scantxoutset', 'start', [`addr(${busy})`]));
 
+const utxoSet = (await rpc('gettxoutsetinfo')).txouts;
 const result = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
   command: `node bench/peer.mjs --connections ${connections} --seconds ${seconds}`,
-  chain: { tip, blockTxs: (await rpc('getblock', bigBlock, 1)).tx.length, busyUtxos: 200 },
+  chain: { tip, blockTxs: (await rpc('getblock', bigBlock, 1)).tx.length, busyUtxos: 200, utxoSet },
   block: {
     connections,
     api: ours,

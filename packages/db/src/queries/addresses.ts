@@ -50,12 +50,15 @@ export interface AddressTxQueryRow extends TxQueryRow {
 export function selectAddressTxs(sql: Sql, address: string, page: Page): Promise<AddressTxQueryRow[]> {
   const params: unknown[] = [address];
   const k = keyset(page, ['a.block_height', 'a.block_index'], 'desc', params);
+  // The page is cut from the address's history first, then joined row by row: a join planned over the whole
+  // history (a merge join walking blocks down from the tip) would cost more the deeper the page.
   return sql.query<AddressTxQueryRow>(
     `SELECT ${TX_COLUMNS}, a.received, a.sent, a.balance
-     FROM address_txs a
+     FROM (SELECT a.block_height, a.block_index, a.received, a.sent, a.balance FROM address_txs a
+           WHERE a.address = $1 AND ${k.where} ${k.tail}) a
      JOIN txs t ON t.block_height = a.block_height AND t.block_index = a.block_index
      JOIN blocks b ON b.height = a.block_height
-     WHERE a.address = $1 AND ${k.where} ${k.tail}`,
+     ORDER BY a.block_height DESC, a.block_index DESC`,
     params,
     'addresses.txs',
   );
@@ -79,7 +82,9 @@ export function selectAddressFlows(sql: Sql, address: string, page: Page): Promi
   const k = keyset(page, ['a.block_height', 'a.block_index'], 'desc', params);
   return sql.query<FlowQueryRow>(
     `SELECT a.txid, a.block_height, b.hash AS block_hash, a.block_index, a.block_time, a.received, a.sent, a.balance
-     FROM address_txs a JOIN blocks b ON b.height = a.block_height WHERE a.address = $1 AND ${k.where} ${k.tail}`,
+     FROM (SELECT a.* FROM address_txs a WHERE a.address = $1 AND ${k.where} ${k.tail}) a
+     JOIN blocks b ON b.height = a.block_height
+     ORDER BY a.block_height DESC, a.block_index DESC`,
     params,
     'addresses.flows',
   );
@@ -106,8 +111,9 @@ export function selectAddressUtxos(sql: Sql, address: string, page: Page): Promi
   return sql.query<UtxoQueryRow>(
     `SELECT o.txid, o.vout, o.value, o.block_height, b.hash AS block_hash, o.block_index, b.time, o.script_type,
             o.script_hex, o.is_coinbase
-     FROM outputs o JOIN blocks b ON b.height = o.block_height
-     WHERE o.address = $1 AND o.spent_txid IS NULL AND ${k.where} ${k.tail}`,
+     FROM (SELECT o.* FROM outputs o WHERE o.address = $1 AND o.spent_txid IS NULL AND ${k.where} ${k.tail}) o
+     JOIN blocks b ON b.height = o.block_height
+     ORDER BY o.block_height DESC, o.block_index DESC, o.vout DESC`,
     params,
     'addresses.utxos',
   );
