@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createExplorerApi } from './api.js';
 import { INTERNAL_ERROR_MESSAGE } from './errors.js';
+import { encodeCursor } from './pagination/cursor.js';
 import { v1Routes } from './routes/index.js';
 import type { Store } from './store.js';
 
@@ -210,5 +211,42 @@ describe('chain-wide figures cached per indexed tip', () => {
     await api.handle(new Request('http://x/v1/analytics/supply'));
     await api.handle(new Request('http://x/v1/analytics/supply'));
     expect(state.calls).toBe(2);
+  });
+});
+
+describe("a cursor's reorg guard", () => {
+  it('looks up the hash of a final block once, and of a recent block on every page', async () => {
+    const calls: number[] = [];
+    const hash = (h: number) => h.toString(16).padStart(64, '0');
+    const store = new Proxy({} as Store, {
+      get: (_t, prop) => {
+        if (prop === 'tip') return async () => ({ height: 500, hash: hash(500), txHeight: 500, time: 1 });
+        if (prop === 'blockHashAt')
+          return async (h: number) => {
+            calls.push(h);
+            return hash(h);
+          };
+        if (prop === 'listAddressTxs') return async () => [];
+        return async () => {
+          throw new Error(`unexpected call of ${String(prop)}`);
+        };
+      },
+    });
+    const api = createExplorerApi({ store, routes: v1Routes });
+    const address = 'dvt1qdguxwg8pspqfzfrweecd45ja8jys09n9dpxccg';
+    const page = async (height: number) => {
+      const cursor = encodeCursor(`address-txs:${address}`, [height, 0, hash(height).slice(0, 16)]);
+      const res = await api.handle(new Request(`http://x/v1/addresses/${address}/txs?cursor=${cursor}`));
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    const first = await page(10);
+    await page(10);
+    await page(10);
+    expect(calls.filter((h) => h === 10)).toHaveLength(1);
+    expect(first.meta.cached).toBe(false);
+    await page(495);
+    await page(495);
+    expect(calls.filter((h) => h === 495)).toHaveLength(2);
   });
 });

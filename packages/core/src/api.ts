@@ -259,10 +259,11 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
           key: string,
           load: () => Promise<T>,
           isFinal: (value: NonNullable<T>) => boolean,
+          opts?: { quiet?: boolean },
         ): Promise<T> {
           const hit = cache.get(key);
           if (hit !== undefined) {
-            meta.cached = true;
+            if (!opts?.quiet) meta.cached = true;
             return hit as T;
           }
           const value = await load();

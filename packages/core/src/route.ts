@@ -73,9 +73,15 @@ export interface RouteContext<P, Q> {
   openapi(): Record<string, unknown>;
   /**
    * Loads data through the in-process cache: a value is kept once `isFinal` says it concerns blocks past the
-   * finality depth (so it can no longer change); a hit sets meta.cached. Null results are never kept.
+   * finality depth (so it can no longer change); a hit sets meta.cached unless `quiet` (for lookups that only
+   * check the request, not answer it). Null results are never kept.
    */
-  memo<T>(key: string, load: () => Promise<T>, isFinal: (value: NonNullable<T>) => boolean): Promise<T>;
+  memo<T>(
+    key: string,
+    load: () => Promise<T>,
+    isFinal: (value: NonNullable<T>) => boolean,
+    opts?: { quiet?: boolean },
+  ): Promise<T>;
   /**
    * Loads data that is a function of the indexed chain alone (analytics, rankings) at most once per indexed
    * tip and second: requests that see the same tip share one load, in flight or done; a hit sets meta.cached.

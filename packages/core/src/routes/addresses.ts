@@ -10,7 +10,7 @@ import {
   FlowSummarySchema,
   UtxoSchema,
 } from '../schemas/address.js';
-import { addressParam, confirmations } from './params.js';
+import { addressParam, confirmations, guardStore } from './params.js';
 
 /** The address routes. Unknown (never seen) addresses answer 200 with zero totals: the contract declares no 404. */
 export const addressRoutes = [
@@ -39,7 +39,7 @@ export const addressRoutes = [
     list: true,
     async handler(ctx) {
       const scope = `address-txs:${ctx.params.address}`;
-      const req = await guardedPageRequest(ctx.store, ctx.query, scope, ['number', 'number']);
+      const req = await guardedPageRequest(guardStore(ctx), ctx.query, scope, ['number', 'number']);
       const rows = await ctx.store.listAddressTxs(ctx.params.address, req);
       const page = toPage(rows, req, ctx.query, scope, (t) =>
         guardedKey([t.blockHeight, t.blockIndex], t.blockHash),
@@ -62,7 +62,7 @@ export const addressRoutes = [
     list: true,
     async handler(ctx) {
       const scope = `address-utxos:${ctx.params.address}`;
-      const req = await guardedPageRequest(ctx.store, ctx.query, scope, ['number', 'number', 'number']);
+      const req = await guardedPageRequest(guardStore(ctx), ctx.query, scope, ['number', 'number', 'number']);
       const rows = await ctx.store.listAddressUtxos(ctx.params.address, req);
       const page = toPage(rows, req, ctx.query, scope, (u) =>
         guardedKey([u.blockHeight, u.blockIndex, u.vout], u.blockHash),
@@ -112,7 +112,7 @@ export const addressRoutes = [
     list: true,
     async handler(ctx) {
       const scope = `address-flows:${ctx.params.address}`;
-      const req = await guardedPageRequest(ctx.store, ctx.query, scope, ['number', 'number']);
+      const req = await guardedPageRequest(guardStore(ctx), ctx.query, scope, ['number', 'number']);
       const rows = await ctx.store.listAddressFlows(ctx.params.address, req);
       const page = toPage(rows, req, ctx.query, scope, (f) =>
         guardedKey([f.blockHeight, f.blockIndex], f.blockHash),

@@ -6,7 +6,7 @@ import { defineRoute, type RouteContext } from '../route.js';
 import { BlockSchema, CertificateSchema, OutputSchema } from '../schemas/block.js';
 import { TxSchema } from '../schemas/tx.js';
 import type { BlockRecord, BlockRef } from '../store.js';
-import { blockNotFound, confirmations, heightOrHashParam, isFinal, refKey } from './params.js';
+import { blockNotFound, confirmations, guardStore, heightOrHashParam, isFinal, refKey } from './params.js';
 
 const withConfirmations = (ctx: RouteContext<unknown, unknown>, b: BlockRecord) => ({
   ...b,
@@ -44,7 +44,7 @@ export const blockRoutes = [
     response: { blocks: z.array(BlockSchema) },
     list: true,
     async handler(ctx) {
-      const req = await guardedPageRequest(ctx.store, ctx.query, 'blocks', ['number']);
+      const req = await guardedPageRequest(guardStore(ctx), ctx.query, 'blocks', ['number']);
       const rows = await ctx.store.listBlocks(req);
       const page = toPage(rows, req, ctx.query, 'blocks', (b) => guardedKey([b.height], b.hash));
       return {

@@ -4,7 +4,7 @@ import { guardedKey, guardedPageRequest } from '../pagination/reorg-guard.js';
 import { defineRoute } from '../route.js';
 import { BlockSchema } from '../schemas/block.js';
 import { DailyBlocksSchema, MinerSchema } from '../schemas/mining.js';
-import { addressParam, confirmations } from './params.js';
+import { addressParam, confirmations, guardStore } from './params.js';
 
 /** Miner routes: payout addresses by mined blocks. A payout address that mined nothing answers with zeros. */
 export const minerRoutes = [
@@ -36,7 +36,7 @@ export const minerRoutes = [
     list: true,
     async handler(ctx) {
       const scope = `miner-blocks:${ctx.params.address}`;
-      const req = await guardedPageRequest(ctx.store, ctx.query, scope, ['number']);
+      const req = await guardedPageRequest(guardStore(ctx), ctx.query, scope, ['number']);
       const [miner, rows] = await Promise.all([
         ctx.store.getMiner(ctx.params.address),
         ctx.store.listMinerBlocks(ctx.params.address, req),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NotFoundError } from '../errors.js';
 import type { ApiConfig, RouteContext } from '../route.js';
-import type { BlockRef } from '../store.js';
+import type { BlockRef, Store } from '../store.js';
 
 const MAX_HEIGHT = 2_147_483_647;
 
@@ -55,4 +55,20 @@ export const refKey = (ref: BlockRef) => ('height' in ref ? `h${ref.height}` : `
 /** Throws the 404 of an absent block. */
 export function blockNotFound(ref: BlockRef): never {
   throw new NotFoundError('height' in ref ? `block ${ref.height} not found` : `block ${ref.hash} not found`);
+}
+
+/**
+ * The store as a cursor's reorg guard sees it: the hash of a final block cannot change, so it is looked up once
+ * and then kept (quietly: the answer itself is not served from the cache).
+ */
+export function guardStore<P, Q>(ctx: RouteContext<P, Q>): Pick<Store, 'blockHashAt'> {
+  return {
+    blockHashAt: (height) =>
+      ctx.memo(
+        `hash-at:${height}`,
+        () => ctx.store.blockHashAt(height),
+        () => isFinal(ctx.meta.indexedTip, height, ctx.config),
+        { quiet: true },
+      ),
+  };
 }

@@ -10,6 +10,7 @@ import {
   PoolShareSchema,
   PoolWindowSchema,
 } from '../schemas/mining.js';
+import { guardStore } from './params.js';
 
 const poolIdParam = z.object({
   poolId: z
@@ -98,7 +99,7 @@ export const poolRoutes = [
     async handler(ctx) {
       await requirePool(ctx);
       const scope = `pool-payouts:${ctx.params.poolId}`;
-      const req = await guardedPageRequest(ctx.store, ctx.query, scope, ['number', 'number']);
+      const req = await guardedPageRequest(guardStore(ctx), ctx.query, scope, ['number', 'number']);
       const rows = await ctx.store.listPoolPayoutOutputs(ctx.params.poolId, req);
       const page = toPage(rows, req, ctx.query, scope, (o) =>
         guardedKey([o.blockHeight, o.vout], o.blockHash),

@@ -6,7 +6,7 @@ import { defineRoute, type RouteContext } from '../route.js';
 import { InputSchema, OutputSchema } from '../schemas/block.js';
 import { TxFlowSchema, TxSchema, TxWithCounterpartiesSchema } from '../schemas/tx.js';
 import type { TxRecord } from '../store.js';
-import { confirmations, isFinal, txidParam } from './params.js';
+import { confirmations, guardStore, isFinal, txidParam } from './params.js';
 
 /** Loads a transaction (through the cache once final) or answers 404. */
 async function loadTx(ctx: RouteContext<unknown, unknown>, txid: string): Promise<TxRecord> {
@@ -31,7 +31,7 @@ export const transactionRoutes = [
     response: { txs: z.array(TxWithCounterpartiesSchema) },
     list: true,
     async handler(ctx) {
-      const req = await guardedPageRequest(ctx.store, ctx.query, 'txs', ['number', 'number']);
+      const req = await guardedPageRequest(guardStore(ctx), ctx.query, 'txs', ['number', 'number']);
       const rows = await ctx.store.listTxs(req);
       const page = toPage(rows, req, ctx.query, 'txs', (t) =>
         guardedKey([t.blockHeight, t.blockIndex], t.blockHash),
