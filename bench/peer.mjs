@@ -11,12 +11,13 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPgSql, openDatabase } from '../packages/db/dist/index.js';
 import { createDefinitions, createIndexer, createNodeClient } from '../packages/indexer/dist/index.js';
+import { machineInfo } from './machine.js';
 
 const { values } = parseArgs({
   options: {
@@ -239,7 +240,7 @@ const scanMs = await timeSequential(20, () => rpc('scantxoutset', 'start', [`add
 const utxoSet = (await rpc('gettxoutsetinfo')).txouts;
 const result = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+  machine: machineInfo(),
   command: `node bench/peer.mjs --connections ${connections} --seconds ${seconds}`,
   chain: { tip, blockTxs: (await rpc('getblock', bigBlock, 1)).tx.length, busyUtxos: 200, utxoSet },
   block: {

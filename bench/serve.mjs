@@ -7,11 +7,11 @@
 // Needs a built workspace (pnpm build). The load generator (autocannon) shares the machine's cores.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPgSql } from '../packages/db/dist/index.js';
+import { machineInfo } from './machine.js';
 
 const { values } = parseArgs({
   options: {
@@ -154,12 +154,7 @@ clearInterval(sampler);
 
 const result = {
   date: new Date().toISOString(),
-  machine: {
-    cpus: cpus().length,
-    model: cpus()[0]?.model,
-    memoryGiB: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-  },
+  machine: machineInfo(),
   command: `node bench/serve.mjs --database-url <${values.label} database> --label ${values.label} --connections ${connections} --seconds ${seconds}`,
   chain: {
     tip,

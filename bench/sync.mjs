@@ -8,7 +8,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -19,6 +18,7 @@ import {
   createNodeClient,
   loadDefinitions,
 } from '../packages/indexer/dist/index.js';
+import { machineInfo } from './machine.js';
 
 const { values } = parseArgs({
   options: {
@@ -195,12 +195,7 @@ await admin.close();
 
 const result = {
   date: new Date().toISOString(),
-  machine: {
-    cpus: cpus().length,
-    model: cpus()[0]?.model,
-    memoryGiB: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-  },
+  machine: machineInfo(),
   command: `node bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock}${values.keep ? ` --keep ${values.keep}` : ''}`,
   chain: { blocks: applied, txs, generateSeconds: Math.round(generateSeconds) },
   sync: {
