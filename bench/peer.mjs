@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPgSql, openDatabase } from '../packages/db/dist/index.js';
 import { createDefinitions, createIndexer, createNodeClient } from '../packages/indexer/dist/index.js';
-import { machineInfo } from './machine.js';
+import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
   options: {

@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPgSql } from '../packages/db/dist/index.js';
-import { machineInfo } from './machine.js';
+import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
   options: {

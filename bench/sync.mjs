@@ -18,7 +18,7 @@ import {
   createNodeClient,
   loadDefinitions,
 } from '../packages/indexer/dist/index.js';
-import { machineInfo } from './machine.js';
+import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
   options: {
