@@ -279,8 +279,12 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
             return hit.value as Promise<T>;
           }
           const value = load();
-          atTip.set(k, { at: now, value });
-          value.catch(() => atTip.delete(k));
+          const entry = { at: now, value };
+          atTip.set(k, entry);
+          // A failure is never kept; a newer entry under the same key is left alone.
+          value.catch(() => {
+            if (atTip.get(k) === entry) atTip.delete(k);
+          });
           return value;
         },
       };

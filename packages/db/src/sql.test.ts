@@ -172,7 +172,7 @@ describe.skipIf(reason !== null)('prepared statements on PostgreSQL', () => {
       `SELECT count(*)::int4 AS n FROM pg_prepared_statements WHERE statement LIKE '%prepared-probe%' AND statement NOT LIKE '%pg_prepared_statements%'`,
     );
 
-  it('parses a statement once per connection, and not at all when turned off', async () => {
+  it('parses a named statement once per connection, and not at all when turned off', async () => {
     const { createPgSql } = await import('./drivers/pg.js');
     for (const [enabled, expected] of [
       [true, 1],
@@ -185,8 +185,10 @@ describe.skipIf(reason !== null)('prepared statements on PostgreSQL', () => {
       });
       try {
         const counts = await sql.transaction(async (tx) => {
-          expect(await tx.query(probe, [1])).toEqual([{ n: 2 }]);
-          expect(await tx.query(probe, [41])).toEqual([{ n: 42 }]);
+          expect(await tx.query(probe, [1], 'probe.named')).toEqual([{ n: 2 }]);
+          expect(await tx.query(probe, [41], 'probe.named')).toEqual([{ n: 42 }]);
+          // Statements without a query name (one-offs) are never prepared.
+          expect(await tx.query(`${probe} -- unnamed`, [1])).toEqual([{ n: 2 }]);
           return prepared(tx);
         });
         expect(counts).toEqual([{ n: expected }]);

@@ -46,7 +46,8 @@ export function confirmations(ctx: RouteContext<unknown, unknown>, height: numbe
 
 /** True when a block at `height` is past the finality depth: its data can no longer change. */
 export function isFinal(tip: number, height: number, config: ApiConfig): boolean {
-  return tip - height + 1 >= config.finalityDepth;
+  // Strictly below the deepest block a reorg of `finalityDepth` (the indexer's limit) could remove.
+  return tip - height >= config.finalityDepth;
 }
 
 /** A key naming a block reference, for the cache. */

@@ -65,12 +65,9 @@ export const transactionRoutes = [
     response: { flow: TxFlowSchema },
     notFound: true,
     async handler(ctx) {
-      // Five reads make a flow; once its block is final nothing in it changes, so it is kept like the tx.
-      const flow = await ctx.memo(
-        `flow:${ctx.params.txid}`,
-        () => ctx.store.getTxFlow(ctx.params.txid),
-        (f) => isFinal(ctx.meta.indexedTip, f.blockHeight, ctx.config),
-      );
+      // Five reads make a flow. Its outputs' spend state moves with the chain and its labels with the
+      // definitions, so it is shared per indexed tip (and second), not kept like the tx.
+      const flow = await ctx.memoAtTip(`flow:${ctx.params.txid}`, () => ctx.store.getTxFlow(ctx.params.txid));
       if (!flow) throw new NotFoundError(`transaction ${ctx.params.txid} not found`);
       return { body: { flow } };
     },

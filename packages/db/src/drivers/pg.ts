@@ -30,11 +30,14 @@ export interface PgOptions {
 /** Most distinct statement texts prepared per pool; beyond it statements run unnamed (bounds server memory). */
 const MAX_PREPARED = 1_000;
 
-/** Names statements by a digest of their text: equal texts share one prepared statement per connection. */
-function statementNamer(enabled: boolean): (text: string) => string | undefined {
+/**
+ * Names statements by a digest of their text: equal texts share one prepared statement per connection. Only
+ * statements with a query name (those of the query modules) are prepared; one-off statements run unnamed.
+ */
+function statementNamer(enabled: boolean): (text: string, label: string | undefined) => string | undefined {
   const names = new Map<string, string>();
-  return (text) => {
-    if (!enabled) return undefined;
+  return (text, label) => {
+    if (!enabled || label === undefined) return undefined;
     let name = names.get(text);
     if (name === undefined) {
       if (names.size >= MAX_PREPARED) return undefined;
@@ -83,12 +86,15 @@ async function copyRows(
   }
 }
 
-function clientSql(client: pg.PoolClient, nameOf: (text: string) => string | undefined): Sql {
+function clientSql(
+  client: pg.PoolClient,
+  nameOf: (text: string, label: string | undefined) => string | undefined,
+): Sql {
   const self: Sql = {
     driver: 'pg',
     async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
       try {
-        const r = await client.query({ name: nameOf(text), text, values: params as unknown[] });
+        const r = await client.query({ name: nameOf(text, name), text, values: params as unknown[] });
         return r.rows as T[];
       } catch (err) {
         throw toDatabaseError(err, name);
@@ -134,7 +140,7 @@ export function createPgSql(opts: PgOptions): Sql {
     driver: 'pg',
     async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
       try {
-        const r = await pool.query({ name: nameOf(text), text, values: params as unknown[] });
+        const r = await pool.query({ name: nameOf(text, name), text, values: params as unknown[] });
         return r.rows as T[];
       } catch (err) {
         throw toDatabaseError(err, name);

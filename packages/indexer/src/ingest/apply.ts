@@ -124,11 +124,6 @@ export class IngestState {
     trim(this.balances, this.maxBalances, this.committedSeq);
   }
 
-  /** Entries held (for tests and metrics). */
-  sizes(): { utxos: number; balances: number } {
-    return { utxos: this.utxos.size, balances: this.balances.size };
-  }
-
   /**
    * Computes every row of a batch of consecutive blocks. `reader` answers for what is not cached; it must
    * see every committed batch (the pool, or the writing transaction itself).
@@ -499,8 +494,8 @@ export class IngestState {
         a.lastH,
         a.lastT,
       ]);
-      const c = this.balances.get(address);
-      if (c) this.balances.delete(address);
+      // Re-inserted, so the map's order stays the order of last use that trim() evicts by.
+      this.balances.delete(address);
       this.balances.set(address, { balance: balances.get(address)!, seq });
     }
 

@@ -55,7 +55,7 @@ export function compression(opts: CompressionOptions = {}): MiddlewareHandler {
       !NO_TRANSFORM.test(res.headers.get('cache-control') ?? '');
     const out = gzipIt ? new Uint8Array(await gzipAsync(body)) : body;
     const etag = res.headers.get('etag');
-    const headers = res.headers;
+    const headers = new Headers(res.headers);
     headers.set('content-length', String(out.byteLength));
     if (body.byteLength >= threshold && !varies)
       headers.set('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
@@ -65,7 +65,7 @@ export function compression(opts: CompressionOptions = {}): MiddlewareHandler {
       if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
     }
     // Cleared first: replacing a set response makes Hono rebuild it from its body stream to merge headers,
-    // and these headers already are the old response's.
+    // and these headers already are a copy of the old response's.
     c.res = undefined;
     c.res = new Response(out, { status: res.status, headers });
   };
