@@ -39,6 +39,23 @@ describe('market data through the API (pglite)', () => {
   const market = () => get('getMarket', '/v1/market');
   const analytics = async () => (await get('getMarketAnalytics', '/v1/analytics/market')).body.market;
 
+  /** A refresher over the fake provider whose calls time out after `timeoutMs`. */
+  const refresherWith = (timeoutMs: number) =>
+    createMarketRefresher({
+      sql: f.db.sql,
+      provider: createCoinGeckoProvider({
+        baseUrl: fake.url,
+        coin: COIN,
+        apiKey: 'demo-key',
+        timeoutMs,
+        retries: 1,
+        backoffMs: 10,
+      }),
+      vsCurrencies: ['usd', 'eur'],
+      intervalMs: INTERVAL,
+      clock: () => now,
+    });
+
   beforeAll(async () => {
     f = await createChainFixture('pglite');
     fake = await startFakeMarketProvider(COIN);
@@ -55,22 +72,9 @@ describe('market data through the API (pglite)', () => {
     });
     const doc = await api.handle(new Request('http://127.0.0.1/v1/openapi.json'));
     validator = createResponseValidator(await doc.json());
-    refresher = createMarketRefresher({
-      sql: f.db.sql,
-      provider: createCoinGeckoProvider({
-        baseUrl: fake.url,
-        coin: COIN,
-        apiKey: 'demo-key',
-        // Generous: on a loaded machine a fast answer must never count as a timeout. The slow-provider
-        // case below has a refresher of its own with a short timeout.
-        timeoutMs: 2_000,
-        retries: 1,
-        backoffMs: 10,
-      }),
-      vsCurrencies: ['usd', 'eur'],
-      intervalMs: INTERVAL,
-      clock: () => now,
-    });
+    // Generous: on a loaded machine a fast answer must never count as a timeout. The slow-provider case
+    // below has a refresher of its own with a short timeout.
+    refresher = refresherWith(2_000);
   });
 
   afterAll(async () => {
@@ -217,21 +221,7 @@ describe('market data through the API (pglite)', () => {
   });
 
   /** A refresher over the same database whose provider gives up after 250 ms (the fake's slow mode takes 2 s). */
-  const impatient = () =>
-    createMarketRefresher({
-      sql: f.db.sql,
-      provider: createCoinGeckoProvider({
-        baseUrl: fake.url,
-        coin: COIN,
-        apiKey: 'demo-key',
-        timeoutMs: 250,
-        retries: 1,
-        backoffMs: 10,
-      }),
-      vsCurrencies: ['usd', 'eur'],
-      intervalMs: INTERVAL,
-      clock: () => now,
-    });
+  const impatient = () => refresherWith(250);
 
   const failures: {
     name: string;
