@@ -232,7 +232,8 @@ describe("a cursor's reorg guard", () => {
         };
       },
     });
-    const api = createExplorerApi({ store, routes: v1Routes });
+    // The guard is what is measured here: the same page asked again must not come from the response cache.
+    const api = createExplorerApi({ store, routes: v1Routes, config: { responseCacheMs: 0 } });
     const address = 'dvt1qdguxwg8pspqfzfrweecd45ja8jys09n9dpxccg';
     const page = async (height: number) => {
       const cursor = encodeCursor(`address-txs:${address}`, [height, 0, hash(height).slice(0, 16)]);
@@ -248,5 +249,182 @@ describe("a cursor's reorg guard", () => {
     await page(495);
     await page(495);
     expect(calls.filter((h) => h === 495)).toHaveLength(2);
+  });
+});
+
+describe('responses of chain-derived routes, shared per URL and indexed tip', () => {
+  /** A store at a movable tip whose getBlock() counts its calls; blocks above `top` do not exist. */
+  function blockStore() {
+    const state = { height: 10, hash: 'ab'.repeat(32), top: 10, calls: 0, fail: false };
+    const store = new Proxy({} as Store, {
+      get: (_t, prop) => {
+        if (prop === 'tip')
+          return async () => ({ height: state.height, hash: state.hash, txHeight: state.height, time: 1 });
+        if (prop === 'getBlock')
+          return async (ref: { height: number }) => {
+            state.calls++;
+            if (state.fail) throw new Error('boom');
+            if (ref.height > state.top) return null;
+            return {
+              height: ref.height,
+              hash: `${state.hash.slice(0, 62)}${ref.height}`,
+              tipSeen: state.height,
+            };
+          };
+        return async () => {
+          throw new Error(`unexpected call of ${String(prop)}`);
+        };
+      },
+    });
+    return { state, store };
+  }
+
+  it('renders once per URL and tip, for a second at most, and tells the client it was cached', async () => {
+    const { state, store } = blockStore();
+    let now = 1_000_000;
+    const api = createExplorerApi({ store, routes: v1Routes, clock: () => now, config: { tipCacheMs: 0 } });
+    const get = (path: string, init?: RequestInit) => api.handle(new Request(`http://x${path}`, init));
+
+    const [a, b] = await Promise.all([get('/v1/blocks/5'), get('/v1/blocks/5')]);
+    expect(state.calls).toBe(1);
+    const [ja, jb] = [await a.json(), await b.json()];
+    expect([ja.meta.cached, jb.meta.cached].sort()).toEqual([false, true]);
+    expect(jb.block).toEqual(ja.block);
+    expect(jb.block.confirmations).toBe(6);
+    expect(b.headers.get('etag')).toBe(a.headers.get('etag'));
+    // Each answer has its own request id, even when the body was shared.
+    expect(jb.meta.requestId).not.toBe(ja.meta.requestId);
+
+    // HEAD, a conditional request and the same URL again: all from the one rendering.
+    expect((await get('/v1/blocks/5', { method: 'HEAD' })).status).toBe(200);
+    const etag = a.headers.get('etag')!;
+    expect((await get('/v1/blocks/5', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect(state.calls).toBe(1);
+
+    // Another URL is another body; a query string is part of the URL.
+    await get('/v1/blocks/6');
+    expect(state.calls).toBe(2);
+
+    // A new tip: rendered again, with the confirmations of the new tip.
+    state.height = 11;
+    state.hash = 'cd'.repeat(32);
+    const moved = await (await get('/v1/blocks/5')).json();
+    expect(state.calls).toBe(3);
+    expect(moved.meta.cached).toBe(false);
+    expect(moved.block).toMatchObject({ tipSeen: 11, confirmations: 7 });
+
+    // Same tip, a second later: rendered again (definitions may have changed without a new block).
+    now += 1_000;
+    await get('/v1/blocks/5');
+    expect(state.calls).toBe(4);
+  });
+
+  it('shares a 404 per tip like a body, and never keeps a failure', async () => {
+    const { state, store } = blockStore();
+    const now = 1_000_000;
+    const api = createExplorerApi({ store, routes: v1Routes, clock: () => now, config: { tipCacheMs: 0 } });
+    const get = (path: string) => api.handle(new Request(`http://x${path}`));
+
+    for (let i = 0; i < 3; i++) {
+      const res = await get('/v1/blocks/12');
+      expect(res.status).toBe(404);
+      const body = await res.json();
+      expect(body).toMatchObject({ ok: false, error: expect.stringMatching(/12/), meta: { indexedTip: 10 } });
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+    expect(state.calls).toBe(1);
+    // The block appears with the next tip.
+    state.top = 12;
+    state.height = 12;
+    state.hash = 'ef'.repeat(32);
+    expect((await get('/v1/blocks/12')).status).toBe(200);
+    expect(state.calls).toBe(2);
+
+    state.fail = true;
+    expect((await get('/v1/blocks/3')).status).toBe(500);
+    state.fail = false;
+    expect((await get('/v1/blocks/3')).status).toBe(200);
+    expect(state.calls).toBe(4);
+  });
+
+  it('leaves caller-, node- and clock-dependent routes alone, and is off with the cache', async () => {
+    const { state, store } = blockStore();
+    const routes = v1Routes.filter((r) => r.perTip);
+    const ids = routes.map((r) => r.id);
+    for (const id of [
+      'getStatus',
+      'getMe',
+      'getMempool',
+      'getMarket',
+      'getNetworkAnalytics',
+      'getOpenApiDocument',
+    ])
+      expect(ids).not.toContain(id);
+    expect(ids).toEqual(
+      expect.arrayContaining(['getBlock', 'listAddressTxs', 'search', 'getSupplyAnalytics']),
+    );
+
+    const off = createExplorerApi({ store, routes: v1Routes, config: { cacheEntries: 0 } });
+    await off.handle(new Request('http://x/v1/blocks/5'));
+    await off.handle(new Request('http://x/v1/blocks/5'));
+    expect(state.calls).toBe(2);
+  });
+});
+
+describe('live figures of /v1/status', () => {
+  function statusStore(dbUp: { ok: boolean }) {
+    const calls = { ping: 0, probe: 0 };
+    const store = new Proxy({} as Store, {
+      get: (_t, prop) => {
+        if (prop === 'tip') return async () => ({ height: 10, hash: 'ab'.repeat(32), txHeight: 10, time: 1 });
+        if (prop === 'ping')
+          return async () => {
+            calls.ping++;
+            if (!dbUp.ok) throw new Error('connect ECONNREFUSED');
+          };
+        if (prop === 'indexerState') return async () => null;
+        if (prop === 'marketHealth') return async () => ({ provider: null });
+        return async () => {
+          throw new Error(`unexpected call of ${String(prop)}`);
+        };
+      },
+    });
+    const node = {
+      lastHeight: () => 10,
+      probe: async () => {
+        calls.probe++;
+        return { reachable: true, height: 10, latencyMs: 1, error: null };
+      },
+      call: async <T>() => 0 as T,
+    };
+    return { calls, store, node };
+  }
+
+  it('checks once for the requests of a moment, and checks bad news again at once', async () => {
+    const db = { ok: true };
+    const { calls, store, node } = statusStore(db);
+    const now = 1_000_000;
+    const api = createExplorerApi({ store, node, routes: v1Routes, clock: () => now });
+    const get = async () => (await api.handle(new Request('http://x/v1/status'))).json();
+
+    const [a, b] = await Promise.all([get(), get()]);
+    expect(calls).toEqual({ ping: 1, probe: 1 });
+    expect(a.status.database.ok).toBe(true);
+    expect([a.meta.cached, b.meta.cached].sort()).toEqual([false, true]);
+    await get();
+    expect(calls.ping).toBe(1);
+
+    // Good news is reused for tipCacheMs (the clock is pinned here, so for good)…
+    db.ok = false;
+    expect((await get()).status.database.ok).toBe(true);
+    expect(calls.ping).toBe(1);
+    // …bad news never: after a failed check the recovery shows on the very next request.
+    const fresh = createExplorerApi({ store, node, routes: v1Routes, clock: () => now });
+    const down = await (await fresh.handle(new Request('http://x/v1/status'))).json();
+    expect(down.status.degraded).toContain('database');
+    db.ok = true;
+    const up = await (await fresh.handle(new Request('http://x/v1/status'))).json();
+    expect(up.status.database.ok).toBe(true);
+    expect(calls.ping).toBe(3);
   });
 });

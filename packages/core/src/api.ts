@@ -12,10 +12,11 @@ import {
 } from './errors.js';
 import { textResponse } from './http/body.js';
 import { Lru } from './http/lru.js';
+import { type RenderedBody, ResponseCache } from './http/response-cache.js';
 import { createRouter } from './http/router.js';
 import type { ChainNode } from './node.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
-import type { AnyRoute, ApiConfig, Identity, RateLimitState, RouteContext } from './route.js';
+import type { AnyRoute, ApiConfig, Identity, RateLimitState, RouteContext, RouteResult } from './route.js';
 import type { Store, TipInfo } from './store.js';
 
 /** Verifies a presented API key; throws UnauthorizedError for unknown, revoked or malformed keys. */
@@ -70,6 +71,8 @@ export const defaultApiConfig: ApiConfig = {
   finalityDepth: 100,
   cacheEntries: 10_000,
   tipCacheMs: 250,
+  responseCacheMs: 1_000,
+  responseCacheBytes: 32 * 1024 * 1024,
   corsOrigin: '*',
   startedAt: Date.now(),
 };
@@ -135,6 +138,13 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
   // not move the tip (new pool definitions re-attributing blocks) shows within that second.
   const atTip = new Lru<{ at: number; value: Promise<unknown> }>(config.cacheEntries > 0 ? 256 : 0);
   const AT_TIP_MS = 1_000;
+  // CACHE_ENTRIES=0 turns every in-process cache off, this one included.
+  const responses = new ResponseCache(
+    config.cacheEntries > 0 ? config.responseCacheBytes : 0,
+    config.responseCacheMs,
+  );
+  // Live figures by key (a handful of fixed names).
+  const lives = new Map<string, { at: number; settled: boolean; value: Promise<unknown> }>();
   let document: OpenApiDocument | null = null;
   const openapi = () => {
     document ??= buildOpenApiDocument(deps.routes, config.publicBaseUrl);
@@ -158,19 +168,27 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     }
   }
 
-  function baseHeaders(requestId: string, rl: RateLimitState | null): Headers {
-    const h = new Headers({
-      'content-type': 'application/json; charset=utf-8',
-      'x-request-id': requestId,
-      'access-control-allow-origin': config.corsOrigin,
-      'access-control-expose-headers': EXPOSED_HEADERS,
-      vary: 'Origin, X-API-Key, Authorization',
-    });
+  const JSON_TYPE = 'application/json; charset=utf-8';
+
+  /** Headers of every answer; lower-case names, as a plain record (see http/body.ts). */
+  function baseHeaders(
+    requestId: string,
+    rl: RateLimitState | null,
+    extra: Record<string, string>,
+    contentType: string | null = JSON_TYPE,
+  ): Record<string, string> {
+    const h: Record<string, string> = {};
+    if (contentType !== null) h['content-type'] = contentType;
+    h['x-request-id'] = requestId;
+    h['access-control-allow-origin'] = config.corsOrigin;
+    h['access-control-expose-headers'] = EXPOSED_HEADERS;
+    h.vary = 'Origin, X-API-Key, Authorization';
     if (rl) {
-      h.set('x-ratelimit-limit', String(rl.limit));
-      h.set('x-ratelimit-remaining', String(rl.remaining));
-      h.set('x-ratelimit-reset', String(rl.reset));
+      h['x-ratelimit-limit'] = String(rl.limit);
+      h['x-ratelimit-remaining'] = String(rl.remaining);
+      h['x-ratelimit-reset'] = String(rl.reset);
     }
+    for (const k in extra) h[k.toLowerCase()] = extra[k]!;
     return h;
   }
 
@@ -192,16 +210,19 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
 
     try {
       if (method === 'OPTIONS') {
-        const h = baseHeaders(requestId, null);
-        h.delete('content-type');
-        h.set('access-control-allow-methods', 'GET, HEAD, OPTIONS');
-        h.set(
-          'access-control-allow-headers',
-          'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id',
+        const headers = baseHeaders(
+          requestId,
+          null,
+          {
+            'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+            'access-control-allow-headers':
+              'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id',
+            'access-control-max-age': '86400',
+            allow: 'GET, HEAD, OPTIONS',
+          },
+          null,
         );
-        h.set('access-control-max-age', '86400');
-        h.set('allow', 'GET, HEAD, OPTIONS');
-        return new Response(null, { status: 204, headers: h });
+        return textResponse(null, { status: 204, headers });
       }
       let url: URL;
       try {
@@ -235,91 +256,141 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       routeId = route.id;
       if (method !== 'GET' && !isHead) throw new MethodNotAllowedError(method, ['GET', 'HEAD', 'OPTIONS']);
 
-      const params = parseParams(route.params, found.params, 'path parameter');
-      const query = parseQuery(route.query, url.searchParams);
       meta.cached = false;
       meta.indexedTipHash = tip?.hash ?? null;
       meta.txIndexedTip = tip?.txHeight ?? -1;
 
-      const ctx: RouteContext<unknown, unknown> = {
-        params,
-        query,
-        store: deps.store,
-        node: deps.node ?? null,
-        config,
-        meta,
-        tip,
-        identity,
-        rateLimit,
-        rateLimiter: deps.rateLimiter ?? null,
-        requestId,
-        now,
-        openapi,
-        async memo<T>(
-          key: string,
-          load: () => Promise<T>,
-          isFinal: (value: NonNullable<T>) => boolean,
-          opts?: { quiet?: boolean },
-        ): Promise<T> {
-          const hit = cache.get(key);
-          if (hit !== undefined) {
-            if (!opts?.quiet) meta.cached = true;
-            return hit as T;
-          }
-          const value = await load();
-          if (value !== null && value !== undefined && isFinal(value)) cache.set(key, value);
-          return value;
-        },
-        memoAtTip<T>(key: string, load: () => Promise<T>): Promise<T> {
-          if (!tip || config.cacheEntries <= 0) return load();
-          const k = `${key}@${tip.height}:${tip.hash}:${tip.txHeight}`;
-          const hit = atTip.get(k);
-          if (hit && now - hit.at < AT_TIP_MS && now >= hit.at) {
-            meta.cached = true;
-            return hit.value as Promise<T>;
-          }
-          const value = load();
-          const entry = { at: now, value };
-          atTip.set(k, entry);
-          // A failure is never kept; a newer entry under the same key is left alone.
-          value.catch(() => {
-            if (atTip.get(k) === entry) atTip.delete(k);
-          });
-          return value;
-        },
+      const run = async () => {
+        const params = parseParams(route.params, found.params, 'path parameter');
+        const query = parseQuery(route.query, url.searchParams);
+        const ctx: RouteContext<unknown, unknown> = {
+          params,
+          query,
+          store: deps.store,
+          node: deps.node ?? null,
+          config,
+          meta,
+          tip,
+          identity,
+          rateLimit,
+          rateLimiter: deps.rateLimiter ?? null,
+          requestId,
+          now,
+          openapi,
+          async memo<T>(
+            key: string,
+            load: () => Promise<T>,
+            isFinal: (value: NonNullable<T>) => boolean,
+            opts?: { quiet?: boolean },
+          ): Promise<T> {
+            const hit = cache.get(key);
+            if (hit !== undefined) {
+              if (!opts?.quiet) meta.cached = true;
+              return hit as T;
+            }
+            const value = await load();
+            if (value !== null && value !== undefined && isFinal(value)) cache.set(key, value);
+            return value;
+          },
+          memoAtTip<T>(key: string, load: () => Promise<T>): Promise<T> {
+            if (!tip || config.cacheEntries <= 0) return load();
+            const k = `${key}@${tip.height}:${tip.hash}:${tip.txHeight}`;
+            const hit = atTip.get(k);
+            if (hit && now - hit.at < AT_TIP_MS && now >= hit.at) {
+              meta.cached = true;
+              return hit.value as Promise<T>;
+            }
+            const value = load();
+            const entry = { at: now, value };
+            atTip.set(k, entry);
+            // A failure is never kept; a newer entry under the same key is left alone.
+            value.catch(() => {
+              if (atTip.get(k) === entry) atTip.delete(k);
+            });
+            return value;
+          },
+          live<T>(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T> {
+            const hit = lives.get(key);
+            if (hit && (!hit.settled || (now >= hit.at && now - hit.at < config.tipCacheMs))) {
+              meta.cached = true;
+              return hit.value as Promise<T>;
+            }
+            const value = load();
+            const entry = { at: now, settled: false, value };
+            lives.set(key, entry);
+            value.then(
+              (v) => {
+                entry.settled = true;
+                if (keep && !keep(v) && lives.get(key) === entry) lives.delete(key);
+              },
+              () => {
+                if (lives.get(key) === entry) lives.delete(key);
+              },
+            );
+            return value;
+          },
+        };
+        return route.handler(ctx as never);
       };
-      const result = await route.handler(ctx as never);
       if (route.raw) {
-        const headers = baseHeaders(requestId, rateLimit);
-        headers.set('cache-control', 'public, max-age=300');
+        const result = await run();
+        const headers = baseHeaders(requestId, rateLimit, { 'cache-control': 'public, max-age=300' });
         return textResponse(isHead ? null : JSON.stringify(result.body), { status: 200, headers });
       }
-      const data: Record<string, unknown> = { ...(result.body as object) };
-      if (route.list) data.pagination = result.pagination as Pagination;
-      // The body without meta is what the ETag covers.
-      const text = JSON.stringify(data).slice(1, -1);
-      const etag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
-      const immutable = result.immutable === true;
-      const headers = baseHeaders(requestId, rateLimit);
-      headers.set('etag', etag);
-      headers.set(
-        'cache-control',
-        immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
-      );
-      const inm = request.headers.get('if-none-match');
-      if (inm?.split(',').some((t) => t.trim() === etag)) {
-        headers.delete('content-type');
-        return new Response(null, { status: 304, headers });
+      const render = async (): Promise<RenderedBody> => {
+        let result: RouteResult<unknown>;
+        try {
+          result = await run();
+        } catch (err) {
+          // What is absent at this tip is as much a function of the chain as what is present.
+          if (err instanceof NotFoundError)
+            return { text: '', etag: '', immutable: false, notFound: err.message };
+          throw err;
+        }
+        const data: Record<string, unknown> = { ...(result.body as object) };
+        if (route.list) data.pagination = result.pagination as Pagination;
+        // The body without meta is what the ETag covers.
+        const text = JSON.stringify(data).slice(1, -1);
+        const etag = `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+        return { text, etag, immutable: result.immutable === true };
+      };
+      let rendered: RenderedBody;
+      if (route.perTip && tip && responses.enabled) {
+        // The URL as sent (path and query) and the tip it is answered at name the body.
+        const key = `${url.pathname}${url.search}@${tip.height}:${tip.hash}:${tip.txHeight}`;
+        const shared = responses.get(key, now);
+        if (shared) {
+          rendered = await shared;
+          meta.cached = true;
+        } else {
+          rendered = await responses.load(key, now, render);
+        }
+      } else {
+        rendered = await render();
       }
+      if (rendered.notFound !== undefined) throw new NotFoundError(rendered.notFound);
+      const validators = {
+        etag: rendered.etag,
+        'cache-control': rendered.immutable
+          ? 'public, max-age=31536000, immutable'
+          : 'public, max-age=0, must-revalidate',
+      };
+      const inm = request.headers.get('if-none-match');
+      if (inm?.split(',').some((t) => t.trim() === rendered.etag)) {
+        return textResponse(null, {
+          status: 304,
+          headers: baseHeaders(requestId, rateLimit, validators, null),
+        });
+      }
+      const headers = baseHeaders(requestId, rateLimit, validators);
+      const { text } = rendered;
       const body = `{"ok":true,${text ? `${text},` : ''}"meta":${JSON.stringify(meta)}}`;
       return textResponse(isHead ? null : body, { status: 200, headers });
     } catch (err) {
       const apiErr = toApiError(err);
       if (!(err instanceof ApiError) || apiErr.status >= 500)
         deps.onError?.(err, { requestId, route: routeId });
-      const headers = baseHeaders(requestId, rateLimit);
-      for (const [k, v] of Object.entries(apiErr.headers)) headers.set(k, v);
-      headers.set('cache-control', 'no-store');
+      const headers = baseHeaders(requestId, rateLimit, { ...apiErr.headers, 'cache-control': 'no-store' });
       const body = JSON.stringify(errorEnvelope(apiErr.message, meta));
       return textResponse(isHead ? null : body, { status: apiErr.status, headers });
     }

@@ -30,7 +30,14 @@ export {
   UnauthorizedError,
 } from './errors.js';
 export { createHandlers, type HandlerInput, type HandlerOutput, type Handlers } from './handlers.js';
-export { responseText, textResponse } from './http/body.js';
+export {
+  type BodyResponseInit,
+  bodyResponse,
+  type HeaderRecord,
+  responseParts,
+  responseText,
+  textResponse,
+} from './http/body.js';
 export type { ChainNode, NodeProbe } from './node.js';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
 export { type CursorKey, decodeCursor, encodeCursor, INVALID_CURSOR } from './pagination/cursor.js';

@@ -43,8 +43,16 @@ export interface ApiConfig {
   finalityDepth: number;
   /** Entries of the in-process cache of immutable responses. */
   cacheEntries: number;
-  /** How long the indexed tip read for `meta` is reused, in milliseconds. */
+  /** How long the indexed tip read for `meta`, and live figures (status checks, market data), are reused, in milliseconds. */
   tipCacheMs: number;
+  /**
+   * How long a rendered chain-derived body is reused for the same URL at the same indexed tip, in milliseconds
+   * (0 turns the response cache off). Bounds how late a change that does not move the tip (new pool or label
+   * definitions) shows.
+   */
+  responseCacheMs: number;
+  /** Approximate memory budget of the response cache, in bytes (0 turns it off). */
+  responseCacheBytes: number;
   /** Value of Access-Control-Allow-Origin. */
   corsOrigin: string;
   /** Moment the API started (for uptime). */
@@ -87,6 +95,12 @@ export interface RouteContext<P, Q> {
    * tip and second: requests that see the same tip share one load, in flight or done; a hit sets meta.cached.
    */
   memoAtTip<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * Loads live figures (health checks, market data) at most once per `tipCacheMs`, like the tip itself: the
+   * requests that ask meanwhile share one load, in flight or done; a hit sets meta.cached. A failure, or a value
+   * `keep` refuses (bad news, re-checked by the next request), is shared only while in flight.
+   */
+  live<T>(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T>;
 }
 
 /** A handler's answer: the members of the body besides ok/meta, and how it may be cached. */
@@ -123,6 +137,12 @@ export interface RouteDefinition<
   notFound?: boolean;
   /** The body is served as is, without the envelope (only the OpenAPI document itself). */
   raw?: boolean;
+  /**
+   * The body is a function of the URL and the indexed chain (with its pool and label definitions) alone — not
+   * of the caller, the node, the market provider or the clock — so the API may serve the body it rendered for
+   * the same URL at the same indexed tip within `responseCacheMs` (meta.cached true).
+   */
+  perTip?: boolean;
   handler(ctx: RouteContext<Infer<P>, Infer<Q>>): Promise<RouteResult<z.output<z.ZodObject<S>>>>;
 }
 

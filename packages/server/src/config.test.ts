@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       maxReorgDepth: 100,
       finalityDepth: 100,
       cacheEntries: 10000,
+      responseCacheMb: 32,
       corsOrigin: '*',
       trustProxy: false,
       devnetSeed: 'explorer',
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'WARN',
       TRUST_PROXY: 'yes',
       CACHE_ENTRIES: '0',
+      RESPONSE_CACHE_MB: '64',
       DEVNET_INTERVAL_MS: '0',
     };
     const c = loadConfig(env, { port: '9000', host: '::1', index: false });
@@ -66,6 +68,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       trustProxy: true,
       cacheEntries: 0,
+      responseCacheMb: 64,
       devnetIntervalMs: 0,
       index: false,
     });

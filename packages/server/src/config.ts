@@ -26,6 +26,8 @@ export interface ServerConfig {
   maxReorgDepth: number;
   finalityDepth: number;
   cacheEntries: number;
+  /** Approximate memory budget of the response cache, in MiB (0 turns it off). */
+  responseCacheMb: number;
   corsOrigin: string;
   trustProxy: boolean;
   devnetSeed: string;
@@ -302,6 +304,14 @@ export const SETTINGS: readonly Setting[] = [
     description: 'in-process cache of immutable responses',
     parse: int(0, MAX),
     fallback: 10_000,
+  }),
+  s({
+    key: 'responseCacheMb',
+    env: 'RESPONSE_CACHE_MB',
+    shown: '32',
+    description: 'memory for chain-derived responses shared per URL and indexed tip (0 turns it off)',
+    parse: int(0, 65_536),
+    fallback: 32,
   }),
   s({
     key: 'corsOrigin',

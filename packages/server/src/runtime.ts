@@ -227,6 +227,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         publicBaseUrl: baseUrl,
         finalityDepth: config.finalityDepth,
         cacheEntries: config.cacheEntries,
+        responseCacheBytes: config.responseCacheMb * 1024 * 1024,
         corsOrigin: config.corsOrigin,
       },
       authenticate: access.authenticate,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute } from '../route.js';
+import { defineRoute, type RouteContext } from '../route.js';
 
 const IdentitySchema = z
   .discriminatedUnion('type', [
@@ -26,6 +26,34 @@ const ComponentSchema = z.object({
   latencyMs: z.number().nullable(),
   error: z.string().nullable(),
 });
+
+/**
+ * The checks behind /v1/status, run side by side: a database round trip, a node probe, the indexer's state and
+ * the market cache's health (the last two are null while the database is down).
+ */
+async function statusChecks(ctx: RouteContext<unknown, unknown>) {
+  const started = performance.now();
+  const [db, probe, state, health] = await Promise.all([
+    ctx.store
+      .ping()
+      .then(() => ({
+        ok: true,
+        latencyMs: Math.round((performance.now() - started) * 100) / 100,
+        error: null,
+      }))
+      .catch((e: Error) => ({
+        ok: false,
+        latencyMs: null,
+        error: `database unreachable: ${e.message.slice(0, 200)}`,
+      })),
+    ctx.node
+      ? ctx.node.probe()
+      : { reachable: false, height: null, latencyMs: null, error: 'no chain node configured' },
+    ctx.store.indexerState().catch(() => null),
+    ctx.store.marketHealth().catch(() => null),
+  ]);
+  return { db, probe, state: db.ok ? state : null, health: db.ok ? health : null };
+}
 
 /** Status and identity routes. */
 export const accessRoutes = [
@@ -108,29 +136,18 @@ export const accessRoutes = [
         .meta({ id: 'Status' }),
     },
     async handler(ctx) {
-      const started = performance.now();
-      const db = await ctx.store
-        .ping()
-        .then(() => ({
-          ok: true,
-          latencyMs: Math.round((performance.now() - started) * 100) / 100,
-          error: null,
-        }))
-        .catch((e: Error) => ({
-          ok: false,
-          latencyMs: null,
-          error: `database unreachable: ${e.message.slice(0, 200)}`,
-        }));
-      const probe = ctx.node
-        ? await ctx.node.probe()
-        : { reachable: false, height: null, latencyMs: null, error: 'no chain node configured' };
-      const state = db.ok ? await ctx.store.indexerState().catch(() => null) : null;
+      // Good news is reused for tipCacheMs; bad news is checked again by the next request, so a recovery shows
+      // at once.
+      const { db, probe, state, health } = await ctx.live(
+        'status',
+        () => statusChecks(ctx),
+        (c) => c.db.ok && c.probe.reachable,
+      );
       const tip = db.ok ? ctx.tip : null;
       const nodeHeight = probe.height ?? state?.nodeHeight ?? null;
       const tipHeight = state?.tipHeight ?? ctx.meta.indexedTip;
       const indexerOk = state !== null && (state.state === 'synced' || state.state === 'syncing');
       const limiter = ctx.rateLimiter?.health?.() ?? null;
-      const health = db.ok ? await ctx.store.marketHealth().catch(() => null) : null;
       const market =
         health?.provider == null
           ? null

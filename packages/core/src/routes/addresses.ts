@@ -17,6 +17,7 @@ export const addressRoutes = [
   defineRoute({
     id: 'getAddress',
     path: '/v1/addresses/{address}',
+    perTip: true,
     tag: 'Addresses',
     summary: 'Address summary',
     description:
@@ -30,6 +31,7 @@ export const addressRoutes = [
   defineRoute({
     id: 'listAddressTxs',
     path: '/v1/addresses/{address}/txs',
+    perTip: true,
     tag: 'Addresses',
     summary: 'Transactions of an address',
     description: 'Newest first, each with what it received, sent and the balance after it.',
@@ -53,6 +55,7 @@ export const addressRoutes = [
   defineRoute({
     id: 'listAddressUtxos',
     path: '/v1/addresses/{address}/utxos',
+    perTip: true,
     tag: 'Addresses',
     summary: 'Unspent outputs of an address',
     description: 'Newest first.',
@@ -76,6 +79,7 @@ export const addressRoutes = [
   defineRoute({
     id: 'getAddressBalanceHistory',
     path: '/v1/addresses/{address}/balance-history',
+    perTip: true,
     tag: 'Addresses',
     summary: 'Balance history',
     description: 'The balance at the end of every UTC day on which the address had activity, oldest first.',
@@ -90,6 +94,7 @@ export const addressRoutes = [
   defineRoute({
     id: 'getAddressFlowSummary',
     path: '/v1/addresses/{address}/flow-summary',
+    perTip: true,
     tag: 'Addresses',
     summary: 'Inflow/outflow summary',
     description: 'Totals, and 24 h / 7 d / 30 d windows ending at the indexed tip’s block time.',
@@ -103,6 +108,7 @@ export const addressRoutes = [
   defineRoute({
     id: 'listAddressFlows',
     path: '/v1/addresses/{address}/flows',
+    perTip: true,
     tag: 'Addresses',
     summary: 'Flow rows of an address',
     description: 'Newest first: what each transaction received and sent, and the balance after it.',

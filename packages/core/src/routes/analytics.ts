@@ -11,10 +11,14 @@ export const analyticsRoutes = [
     response: { network: NetworkSchema },
     async handler(ctx) {
       const figures = await ctx.memoAtTip('analytics:network', () => ctx.store.network());
-      const nodeHashrate = ctx.node
-        ? await ctx.node.call<number>('getnetworkhashps').catch(() => null)
+      const node = ctx.node;
+      const nodeHeight = node?.lastHeight() ?? null;
+      // One node call per node height, tip and second, shared by the requests that ask meanwhile.
+      const nodeHashrate = node
+        ? await ctx.memoAtTip(`node:getnetworkhashps:${nodeHeight}`, () =>
+            node.call<number>('getnetworkhashps').catch(() => null),
+          )
         : null;
-      const nodeHeight = ctx.node?.lastHeight() ?? null;
       return {
         body: {
           network: {
@@ -32,6 +36,7 @@ export const analyticsRoutes = [
   defineRoute({
     id: 'getPouwAnalytics',
     path: '/v1/analytics/pouw',
+    perTip: true,
     tag: 'Analytics',
     summary: 'PoUW certificate analytics',
     description:
@@ -44,6 +49,7 @@ export const analyticsRoutes = [
   defineRoute({
     id: 'getSupplyAnalytics',
     path: '/v1/analytics/supply',
+    perTip: true,
     tag: 'Analytics',
     summary: 'Chain-derived emitted and circulating supply',
     response: { supply: SupplySchema },
@@ -54,6 +60,7 @@ export const analyticsRoutes = [
   defineRoute({
     id: 'getPoolAnalytics',
     path: '/v1/analytics/pools',
+    perTip: true,
     tag: 'Analytics',
     summary: 'Pool share windows with a difficulty/hashrate overlay',
     response: { pools: PoolAnalyticsSchema },

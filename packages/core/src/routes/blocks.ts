@@ -37,6 +37,7 @@ export const blockRoutes = [
   defineRoute({
     id: 'listBlocks',
     path: '/v1/blocks',
+    perTip: true,
     tag: 'Blocks',
     summary: 'Recent blocks',
     description: 'Newest first, with miner labels, pool and certificate summary.',
@@ -56,6 +57,7 @@ export const blockRoutes = [
   defineRoute({
     id: 'getBlock',
     path: '/v1/blocks/{heightOrHash}',
+    perTip: true,
     tag: 'Blocks',
     summary: 'Block summary',
     params: heightOrHashParam,
@@ -69,6 +71,7 @@ export const blockRoutes = [
   defineRoute({
     id: 'getBlockCertificate',
     path: '/v1/blocks/{heightOrHash}/certificate',
+    perTip: true,
     tag: 'Blocks',
     summary: 'Chain-native block certificate',
     description:
@@ -93,6 +96,7 @@ export const blockRoutes = [
   defineRoute({
     id: 'getBlockCoinbaseOutputs',
     path: '/v1/blocks/{heightOrHash}/coinbase-outputs',
+    perTip: true,
     tag: 'Blocks',
     summary: 'Coinbase payout outputs',
     description: 'Every output of the block’s coinbase transaction, with spend state.',
@@ -108,6 +112,7 @@ export const blockRoutes = [
   defineRoute({
     id: 'listBlockOutputs',
     path: '/v1/blocks/{heightOrHash}/outputs',
+    perTip: true,
     tag: 'Blocks',
     summary: 'Outputs created in a block',
     description: 'In block order (transaction position, then output index), with spend state.',
@@ -128,6 +133,7 @@ export const blockRoutes = [
   defineRoute({
     id: 'getBlockRaw',
     path: '/v1/blocks/{heightOrHash}/raw',
+    perTip: true,
     tag: 'Blocks',
     summary: 'Stored raw block JSON',
     description:
@@ -150,6 +156,7 @@ export const blockRoutes = [
   defineRoute({
     id: 'listBlockTxs',
     path: '/v1/blocks/{heightOrHash}/txs',
+    perTip: true,
     tag: 'Blocks',
     summary: 'Transactions in a block',
     description: 'In block order, coinbase first.',

@@ -58,12 +58,17 @@ export const marketRoutes = [
     response: { market: MarketSchema },
     async handler(ctx) {
       const store = ctx.store;
-      const health = await store.marketHealth();
-      if (health.provider === null || health.coin === null) throw nothingYet('market data', health, ctx.now);
-      const [quotes, supply] = await Promise.all([
-        store.latestMarketSnapshots(health.provider, health.coin, health.vsCurrencies),
-        ctx.store.supply(),
-      ]);
+      const { health, quotes, supply } = await ctx.live('market', async () => {
+        const health = await store.marketHealth();
+        if (health.provider === null || health.coin === null) return { health, quotes: [], supply: null };
+        const [quotes, supply] = await Promise.all([
+          store.latestMarketSnapshots(health.provider, health.coin, health.vsCurrencies),
+          store.supply(),
+        ]);
+        return { health, quotes, supply };
+      });
+      if (health.provider === null || health.coin === null || supply === null)
+        throw nothingYet('market data', health, ctx.now);
       const first = quotes[0];
       if (!first) throw nothingYet('market data', health, ctx.now);
       const lastUpdated = Math.min(...quotes.map((q) => q.fetchedAt));
@@ -144,13 +149,16 @@ export const marketRoutes = [
     response: { market: MarketAnalyticsSchema },
     async handler(ctx) {
       const store = ctx.store;
-      const health = await store.marketHealth();
-      const configured = health.provider !== null && health.coin !== null;
-      const [stats, charts, latest] = await Promise.all([
-        store.marketSnapshotStats(),
-        configured ? store.marketChartSummaries(health.provider!, health.coin!) : [],
-        configured ? store.latestMarketSnapshots(health.provider!, health.coin!, health.vsCurrencies) : [],
-      ]);
+      const { health, stats, charts, latest } = await ctx.live('market-analytics', async () => {
+        const health = await store.marketHealth();
+        const configured = health.provider !== null && health.coin !== null;
+        const [stats, charts, latest] = await Promise.all([
+          store.marketSnapshotStats(),
+          configured ? store.marketChartSummaries(health.provider!, health.coin!) : [],
+          configured ? store.latestMarketSnapshots(health.provider!, health.coin!, health.vsCurrencies) : [],
+        ]);
+        return { health, stats, charts, latest };
+      });
       const staleAfterMs = health.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
       const lastUpdated = latest.length > 0 ? Math.min(...latest.map((q) => q.fetchedAt)) : null;
       return {

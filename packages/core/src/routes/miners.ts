@@ -11,6 +11,7 @@ export const minerRoutes = [
   defineRoute({
     id: 'listTopMiners',
     path: '/v1/miners/top',
+    perTip: true,
     tag: 'Miners',
     summary: 'Top payout addresses by mined blocks',
     description: 'Most blocks first, with share of all indexed blocks, last block, label and pool.',
@@ -27,6 +28,7 @@ export const minerRoutes = [
   defineRoute({
     id: 'getMiner',
     path: '/v1/miners/{address}',
+    perTip: true,
     tag: 'Miners',
     summary: 'Miner summary and mined blocks',
     description: 'Totals of a payout address and the blocks it mined, newest first (paginated).',
@@ -54,6 +56,7 @@ export const minerRoutes = [
   defineRoute({
     id: 'getMinerBlocksOverTime',
     path: '/v1/miners/{address}/blocks-over-time',
+    perTip: true,
     tag: 'Miners',
     summary: 'Daily mined blocks of a payout address',
     description: 'One entry per UTC day on which the address mined, oldest first.',

@@ -33,6 +33,7 @@ export const poolRoutes = [
   defineRoute({
     id: 'listTopPools',
     path: '/v1/pools/top',
+    perTip: true,
     tag: 'Pools',
     summary: 'Top pools by blocks over a window',
     description:
@@ -58,6 +59,7 @@ export const poolRoutes = [
   defineRoute({
     id: 'getPool',
     path: '/v1/pools/{poolId}',
+    perTip: true,
     tag: 'Pools',
     summary: 'Pool summary',
     description:
@@ -72,6 +74,7 @@ export const poolRoutes = [
   defineRoute({
     id: 'getPoolBlocksOverTime',
     path: '/v1/pools/{poolId}/blocks-over-time',
+    perTip: true,
     tag: 'Pools',
     summary: 'Daily mined blocks of a pool',
     description: 'One entry per UTC day on which the pool mined, oldest first.',
@@ -88,6 +91,7 @@ export const poolRoutes = [
   defineRoute({
     id: 'listPoolPayoutOutputs',
     path: '/v1/pools/{poolId}/payout-outputs',
+    perTip: true,
     tag: 'Pools',
     summary: 'Coinbase payout outputs of a pool',
     description: 'Newest first. Paginated with cursors like every list (the contract names only limit).',

@@ -392,6 +392,7 @@ export const searchRoutes = [
   defineRoute({
     id: 'search',
     path: '/v1/search',
+    perTip: true,
     tag: 'Search',
     summary: 'Resolve a height, hash, txid, address, miner, pool or label',
     description:
@@ -409,6 +410,7 @@ export const searchRoutes = [
   defineRoute({
     id: 'suggest',
     path: '/v1/search/suggest',
+    perTip: true,
     tag: 'Search',
     summary: 'Autocomplete suggestions',
     description: `Completes a prefix: block heights (digits), pool ids and names, block hashes, txids and addresses, in that order, at most limit. Hex, address and pool prefixes shorter than ${SUGGEST_MIN_LENGTH} characters get no suggestions (200 with an empty list).`,
@@ -431,6 +433,7 @@ export const searchRoutes = [
   defineRoute({
     id: 'listKnownAddresses',
     path: '/v1/known-addresses',
+    perTip: true,
     tag: 'Labels',
     summary: 'Known address and pool labels',
     description:

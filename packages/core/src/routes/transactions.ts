@@ -24,6 +24,7 @@ export const transactionRoutes = [
   defineRoute({
     id: 'listTxs',
     path: '/v1/txs',
+    perTip: true,
     tag: 'Transactions',
     summary: 'Recent transaction flows',
     description: 'Newest first: value, fee, type and counterparties of each transaction.',
@@ -45,6 +46,7 @@ export const transactionRoutes = [
   defineRoute({
     id: 'getTx',
     path: '/v1/txs/{txid}',
+    perTip: true,
     tag: 'Transactions',
     summary: 'Transaction summary',
     params: txidParam,
@@ -58,6 +60,7 @@ export const transactionRoutes = [
   defineRoute({
     id: 'getTxFlow',
     path: '/v1/txs/{txid}/flow',
+    perTip: true,
     tag: 'Transactions',
     summary: 'Transaction flow',
     description: 'Inputs, outputs, fee, net flow per address and counterparties.',
@@ -75,6 +78,7 @@ export const transactionRoutes = [
   defineRoute({
     id: 'listTxInputs',
     path: '/v1/txs/{txid}/inputs',
+    perTip: true,
     tag: 'Transactions',
     summary: 'Transaction inputs',
     description: 'With the value and address of each spent output.',
@@ -100,6 +104,7 @@ export const transactionRoutes = [
   defineRoute({
     id: 'listTxOutputs',
     path: '/v1/txs/{txid}/outputs',
+    perTip: true,
     tag: 'Transactions',
     summary: 'Transaction outputs',
     description: 'With spend state.',
@@ -120,6 +125,7 @@ export const transactionRoutes = [
   defineRoute({
     id: 'getTxRaw',
     path: '/v1/txs/{txid}/raw',
+    perTip: true,
     tag: 'Transactions',
     summary: 'Stored raw transaction JSON',
     description: 'The node’s transaction JSON as it came in the block (including hex).',

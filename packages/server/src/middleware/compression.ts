@@ -1,7 +1,8 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { responseText } from '@explorer/core';
-import type { MiddlewareHandler } from 'hono';
+import { responseParts } from '@explorer/core';
+import type { Context, MiddlewareHandler } from 'hono';
+import { amendResponse } from './amend.js';
 
 const gzipAsync = promisify(gzip);
 const COMPRESSIBLE = /^\s*(?:text\/|application\/(?:[\w.+-]*\+)?(?:json|javascript|xml)|image\/svg\+xml)/i;
@@ -36,37 +37,65 @@ export function acceptsGzip(header: string | undefined): boolean {
  */
 export function compression(opts: CompressionOptions = {}): MiddlewareHandler {
   const threshold = opts.threshold ?? 1024;
+  const skip = (c: Context, status: number) =>
+    c.req.method === 'HEAD' || status === 204 || status === 206 || status === 304;
+  const gzipWanted = (c: Context, bytes: number, cacheControl: string | null | undefined) =>
+    bytes >= threshold &&
+    acceptsGzip(c.req.header('accept-encoding')) &&
+    !NO_TRANSFORM.test(cacheControl ?? '');
+  const varyWith = (vary: string | null | undefined, bytes: number): Record<string, string> => {
+    const varies = vary === '*' || /(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? '');
+    if (bytes < threshold || varies) return {};
+    return { vary: vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding' };
+  };
   return async (c, next) => {
     await next();
     const res = c.res;
+    // The API's responses carry their body and a plain header record: amended from those, they stay on the
+    // adapter's fast path, where draining the body stream or converting the headers would not.
+    const parts = responseParts(res);
+    if (parts) {
+      const h = parts.headers;
+      if (h['content-encoding'] !== undefined || parts.body === null || skip(c, res.status)) return;
+      if (!COMPRESSIBLE.test(h['content-type'] ?? '')) return;
+      const body = parts.body;
+      const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      if (!gzipWanted(c, bytes, h['cache-control'])) {
+        amendResponse(c, { 'content-length': String(bytes), ...varyWith(h.vary, bytes) });
+        return;
+      }
+      const out = new Uint8Array(await gzipAsync(body));
+      const etag = h.etag;
+      amendResponse(
+        c,
+        {
+          'content-length': String(out.byteLength),
+          ...varyWith(h.vary, bytes),
+          'content-encoding': 'gzip',
+          // The bytes differ from the uncompressed representation, so a strong validator would lie.
+          ...(etag && !etag.startsWith('W/') ? { etag: `W/${etag}` } : {}),
+        },
+        out,
+      );
+      return;
+    }
     if (res.headers.has('content-encoding')) return;
-    if (c.req.method === 'HEAD' || res.status === 204 || res.status === 206 || res.status === 304) return;
+    if (skip(c, res.status)) return;
     if (!COMPRESSIBLE.test(res.headers.get('content-type') ?? '')) return;
-    // The API's responses carry the string they were built from; reading it leaves the response on the
-    // adapter's fast path, where draining its stream would not.
-    const known = responseText(res);
-    if (known === undefined && !res.body) return;
-    const body = known !== undefined ? Buffer.from(known) : new Uint8Array(await res.arrayBuffer());
-    const vary = res.headers.get('vary');
-    const varies = vary === '*' || /(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? '');
-    const gzipIt =
-      body.byteLength >= threshold &&
-      acceptsGzip(c.req.header('accept-encoding')) &&
-      !NO_TRANSFORM.test(res.headers.get('cache-control') ?? '');
+    if (!res.body) return;
+    const body = new Uint8Array(await res.arrayBuffer());
+    const gzipIt = gzipWanted(c, body.byteLength, res.headers.get('cache-control'));
     const out = gzipIt ? new Uint8Array(await gzipAsync(body)) : body;
     const etag = res.headers.get('etag');
-    const headers = new Headers(res.headers);
-    headers.set('content-length', String(out.byteLength));
-    if (body.byteLength >= threshold && !varies)
-      headers.set('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
-    if (gzipIt) {
-      headers.set('content-encoding', 'gzip');
-      // The bytes differ from the uncompressed representation, so a strong validator would lie.
-      if (etag && !etag.startsWith('W/')) headers.set('etag', `W/${etag}`);
-    }
-    // Cleared first: replacing a set response makes Hono rebuild it from its body stream to merge headers,
-    // and these headers already are a copy of the old response's.
-    c.res = undefined;
-    c.res = new Response(out, { status: res.status, headers });
+    amendResponse(
+      c,
+      {
+        'content-length': String(out.byteLength),
+        ...varyWith(res.headers.get('vary'), body.byteLength),
+        ...(gzipIt ? { 'content-encoding': 'gzip' } : {}),
+        ...(gzipIt && etag && !etag.startsWith('W/') ? { etag: `W/${etag}` } : {}),
+      },
+      out,
+    );
   };
 }

@@ -1,6 +1,7 @@
 import { RateLimitedError, type RateLimiter } from '@explorer/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { requestIdOf, serverErrorBody } from '../server-envelope.js';
+import { amendResponse, headerOf } from './amend.js';
 
 /** Options of the rate-limit completion. */
 export interface RateLimitHeadersOptions {
@@ -22,7 +23,7 @@ export function rateLimitHeaders(opts: RateLimitHeadersOptions): MiddlewareHandl
   const clock = opts.clock ?? Date.now;
   return async (c, next) => {
     await next();
-    if (c.req.method === 'OPTIONS' || c.res.headers.has('x-ratelimit-limit')) return;
+    if (c.req.method === 'OPTIONS' || headerOf(c.res, 'x-ratelimit-limit') !== null) return;
     const r = await opts.limiter.consume({ type: 'anonymous' }, opts.clientAddress(c));
     let res = c.res;
     if (!r.allowed) {
@@ -50,8 +51,10 @@ export function rateLimitHeaders(opts: RateLimitHeadersOptions): MiddlewareHandl
       c.res = undefined;
       c.res = res;
     }
-    res.headers.set('x-ratelimit-limit', String(r.limit));
-    res.headers.set('x-ratelimit-remaining', String(r.remaining));
-    res.headers.set('x-ratelimit-reset', String(r.reset));
+    amendResponse(c, {
+      'x-ratelimit-limit': String(r.limit),
+      'x-ratelimit-remaining': String(r.remaining),
+      'x-ratelimit-reset': String(r.reset),
+    });
   };
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '@explorer/indexer';
 import type { MiddlewareHandler } from 'hono';
+import { headerOf } from './amend.js';
 
 /** Options of the request log. */
 export interface RequestLogOptions {
@@ -13,6 +14,11 @@ const SECRET_PARAM = /key|token|secret|password|passwd|auth|signature|session/i;
 
 /** The path and query of a URL with the values of credential-like parameters replaced by `[redacted]`. */
 export function loggablePath(rawUrl: string): string {
+  if (!rawUrl.includes('?')) {
+    // Nothing to redact: the path as sent (the URL parser would only normalise it).
+    const start = rawUrl.indexOf('/', rawUrl.indexOf('//') + 2);
+    if (start >= 0 && !rawUrl.includes('#')) return rawUrl.slice(start);
+  }
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -39,9 +45,9 @@ export function requestLog(opts: RequestLogOptions): MiddlewareHandler {
     const started = clock();
     await next();
     const res = c.res;
-    const length = res.headers.get('content-length');
+    const length = headerOf(res, 'content-length');
     const fields = {
-      requestId: res.headers.get('x-request-id'),
+      requestId: headerOf(res, 'x-request-id'),
       method: c.req.method,
       path: loggablePath(c.req.url),
       status: res.status,

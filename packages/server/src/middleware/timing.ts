@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { amendResponse } from './amend.js';
 
 /**
  * Adds `Server-Timing: app;dur=…` and `X-Response-Time: …ms` with the time spent inside the server.
@@ -9,7 +10,9 @@ export function timing(clock: () => number = () => performance.now()): Middlewar
     const started = clock();
     await next();
     const ms = clock() - started;
-    c.res.headers.set('server-timing', `app;dur=${ms.toFixed(1)}`);
-    c.res.headers.set('x-response-time', `${Math.round(ms)}ms`);
+    amendResponse(c, {
+      'server-timing': `app;dur=${ms.toFixed(1)}`,
+      'x-response-time': `${Math.round(ms)}ms`,
+    });
   };
 }
