@@ -3,7 +3,9 @@
 // Hono route returning a static JSON body of about the same size (bench/ceiling-server.mjs). The explorer's
 // server runs API-only (`start --no-index`) on an indexed database, such as one `bench/sync.mjs --keep` left.
 // usage: node bench/serve.mjs --database-url postgres://…/bench_large [--label large] [--connections 32]
-//                             [--seconds 5] [--out bench/out/serve-large.json]
+//                             [--seconds 5] [--out bench/out/serve-large.json] [--response-cache-mb 0]
+// --response-cache-mb 0 turns the response cache off, so every request is rendered from the database (the
+// cache otherwise answers nearly every request of a benchmark that asks for the same URL again and again).
 // Needs a built workspace (pnpm build). The load generator (autocannon) shares the machine's cores.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     'page-limit': { type: 'string', default: '10' },
     out: { type: 'string' },
+    'response-cache-mb': { type: 'string' },
   },
 });
 if (!values['database-url']) {
@@ -55,7 +58,12 @@ const rssMiB = (pid) => {
 
 const server = await start(
   ['packages/server/dist/bin.js', 'start', '--no-index', '--port', '0'],
-  { DATABASE_URL: values['database-url'], RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent' },
+  {
+    DATABASE_URL: values['database-url'],
+    RATE_LIMIT_ENABLED: 'false',
+    LOG_LEVEL: 'silent',
+    ...(values['response-cache-mb'] === undefined ? {} : { RESPONSE_CACHE_MB: values['response-cache-mb'] }),
+  },
   /listening on (http:\/\/\S+)/,
 );
 const api = server.match[1];
@@ -155,7 +163,8 @@ clearInterval(sampler);
 const result = {
   date: new Date().toISOString(),
   machine: machineInfo(),
-  command: `node bench/serve.mjs --database-url <${values.label} database> --label ${values.label} --connections ${connections} --seconds ${seconds}`,
+  command: `node bench/serve.mjs --database-url <${values.label} database> --label ${values.label} --connections ${connections} --seconds ${seconds}${values['response-cache-mb'] === undefined ? '' : ` --response-cache-mb ${values['response-cache-mb']}`}`,
+  responseCacheMb: values['response-cache-mb'] === undefined ? 32 : Number(values['response-cache-mb']),
   chain: {
     tip,
     sampleHeight: height,

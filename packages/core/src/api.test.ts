@@ -215,12 +215,13 @@ describe('chain-wide figures cached per indexed tip', () => {
 });
 
 describe("a cursor's reorg guard", () => {
-  it('looks up the hash of a final block once, and of a recent block on every page', async () => {
+  it('looks up the hash of a final block once, and of a recent block once per tip', async () => {
     const calls: number[] = [];
     const hash = (h: number) => h.toString(16).padStart(64, '0');
+    let top = 500;
     const store = new Proxy({} as Store, {
       get: (_t, prop) => {
-        if (prop === 'tip') return async () => ({ height: 500, hash: hash(500), txHeight: 500, time: 1 });
+        if (prop === 'tip') return async () => ({ height: top, hash: hash(top), txHeight: top, time: 1 });
         if (prop === 'blockHashAt')
           return async (h: number) => {
             calls.push(h);
@@ -233,7 +234,7 @@ describe("a cursor's reorg guard", () => {
       },
     });
     // The guard is what is measured here: the same page asked again must not come from the response cache.
-    const api = createExplorerApi({ store, routes: v1Routes, config: { responseCacheMs: 0 } });
+    const api = createExplorerApi({ store, routes: v1Routes, config: { responseCacheMs: 0, tipCacheMs: 0 } });
     const address = 'dvt1qdguxwg8pspqfzfrweecd45ja8jys09n9dpxccg';
     const page = async (height: number) => {
       const cursor = encodeCursor(`address-txs:${address}`, [height, 0, hash(height).slice(0, 16)]);
@@ -248,7 +249,12 @@ describe("a cursor's reorg guard", () => {
     expect(first.meta.cached).toBe(false);
     await page(495);
     await page(495);
+    expect(calls.filter((h) => h === 495)).toHaveLength(1);
+    // A new tip could have replaced it: looked up again.
+    top = 501;
+    await page(495);
     expect(calls.filter((h) => h === 495)).toHaveLength(2);
+    expect(calls.filter((h) => h === 10)).toHaveLength(1);
   });
 });
 

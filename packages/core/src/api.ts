@@ -134,9 +134,9 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
   const router = createRouter(deps.routes);
   const clock = deps.clock ?? Date.now;
   const cache = new Lru<unknown>(config.cacheEntries);
-  // Chain-wide figures, keyed by the tip they were read at; kept for a second at most, so a change that does
-  // not move the tip (new pool definitions re-attributing blocks) shows within that second.
-  const atTip = new Lru<{ at: number; value: Promise<unknown> }>(config.cacheEntries > 0 ? 256 : 0);
+  // Chain-wide figures, and records not final yet, keyed by the tip they were read at; kept for a second at
+  // most, so a change that does not move the tip (new pool definitions re-attributing blocks) shows within it.
+  const atTip = new Lru<{ at: number; value: Promise<unknown> }>(Math.min(config.cacheEntries, 4_096));
   const AT_TIP_MS = 1_000;
   // CACHE_ENTRIES=0 turns every in-process cache off, this one included.
   const responses = new ResponseCache(
@@ -263,6 +263,23 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       const run = async () => {
         const params = parseParams(route.params, found.params, 'path parameter');
         const query = parseQuery(route.query, url.searchParams);
+        const shareAtTip = <T>(key: string, load: () => Promise<T>, quiet: boolean): Promise<T> => {
+          if (!tip || config.cacheEntries <= 0) return load();
+          const k = `${key}@${tip.height}:${tip.hash}:${tip.txHeight}`;
+          const hit = atTip.get(k);
+          if (hit && now - hit.at < AT_TIP_MS && now >= hit.at) {
+            if (!quiet) meta.cached = true;
+            return hit.value as Promise<T>;
+          }
+          const value = load();
+          const entry = { at: now, value };
+          atTip.set(k, entry);
+          // A failure is never kept; a newer entry under the same key is left alone.
+          value.catch(() => {
+            if (atTip.get(k) === entry) atTip.delete(k);
+          });
+          return value;
+        };
         const ctx: RouteContext<unknown, unknown> = {
           params,
           query,
@@ -288,26 +305,13 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
               if (!opts?.quiet) meta.cached = true;
               return hit as T;
             }
-            const value = await load();
+            // Not final (yet): shared by the requests at this tip, like chain-wide figures.
+            const value = await shareAtTip(`memo:${key}`, load, opts?.quiet === true);
             if (value !== null && value !== undefined && isFinal(value)) cache.set(key, value);
             return value;
           },
           memoAtTip<T>(key: string, load: () => Promise<T>): Promise<T> {
-            if (!tip || config.cacheEntries <= 0) return load();
-            const k = `${key}@${tip.height}:${tip.hash}:${tip.txHeight}`;
-            const hit = atTip.get(k);
-            if (hit && now - hit.at < AT_TIP_MS && now >= hit.at) {
-              meta.cached = true;
-              return hit.value as Promise<T>;
-            }
-            const value = load();
-            const entry = { at: now, value };
-            atTip.set(k, entry);
-            // A failure is never kept; a newer entry under the same key is left alone.
-            value.catch(() => {
-              if (atTip.get(k) === entry) atTip.delete(k);
-            });
-            return value;
+            return shareAtTip(key, load, false);
           },
           live<T>(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T> {
             const hit = lives.get(key);

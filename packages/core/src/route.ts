@@ -81,8 +81,9 @@ export interface RouteContext<P, Q> {
   openapi(): Record<string, unknown>;
   /**
    * Loads data through the in-process cache: a value is kept once `isFinal` says it concerns blocks past the
-   * finality depth (so it can no longer change); a hit sets meta.cached unless `quiet` (for lookups that only
-   * check the request, not answer it). Null results are never kept.
+   * finality depth (so it can no longer change), and until then shared like {@link memoAtTip}; a hit sets
+   * meta.cached unless `quiet` (for lookups that only check the request, not answer it). Null results are kept
+   * only per tip.
    */
   memo<T>(
     key: string,

@@ -1,9 +1,10 @@
 import { gunzipSync } from 'node:zlib';
+import { bodyResponse, responseParts } from '@explorer/core';
 import { describe, expect, it } from 'vitest';
 import { type ApiHandler, createServerApp } from './app.js';
 import { createLogger } from './logger.js';
 
-function setup(opts: { trustProxy?: boolean; body?: string } = {}) {
+function setup(opts: { trustProxy?: boolean; body?: string; parts?: boolean } = {}) {
   const lines: string[] = [];
   const log = createLogger({ level: 'debug', stream: { write: (s) => lines.push(s) } });
   const calls: { url: string; clientAddress: string | null | undefined }[] = [];
@@ -11,14 +12,16 @@ function setup(opts: { trustProxy?: boolean; body?: string } = {}) {
     async handle(request, options) {
       calls.push({ url: request.url, clientAddress: options?.clientAddress });
       const body = opts.body ?? '{"ok":true}';
-      return new Response(body, {
+      const init = {
         status: new URL(request.url).pathname === '/nope' ? 404 : 200,
         headers: {
           'content-type': 'application/json; charset=utf-8',
           'x-request-id': 'req-1',
           etag: '"abc"',
         },
-      });
+      };
+      // The API's own answers carry their body and header record; any other Response must work as well.
+      return opts.parts ? bodyResponse(body, init) : new Response(body, init);
     },
   };
   const app = createServerApp({ api, log, trustProxy: opts.trustProxy ?? false });
@@ -100,6 +103,31 @@ describe('createServerApp', () => {
     expect(await plain.text()).toBe(big);
     const refused = await request('/v1/blocks', { headers: { 'accept-encoding': 'gzip;q=0, identity' } });
     expect(refused.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('amends the API’s own responses from their parts, without converting them', async () => {
+    const big = JSON.stringify({ ok: true, blocks: Array.from({ length: 200 }, (_, i) => ({ height: i })) });
+    const { request, lines } = setup({ body: big, parts: true });
+    const zipped = await request('/v1/blocks', { headers: { 'accept-encoding': 'gzip' } });
+    const parts = responseParts(zipped);
+    expect(parts?.headers).toMatchObject({
+      'content-encoding': 'gzip',
+      'x-request-id': 'req-1',
+      etag: 'W/"abc"',
+      vary: 'Accept-Encoding',
+      'server-timing': expect.stringMatching(/^app;dur=/),
+      'x-response-time': expect.stringMatching(/^\d+ms$/),
+    });
+    const bytes = Buffer.from(await zipped.arrayBuffer());
+    expect(zipped.headers.get('content-length')).toBe(String(bytes.length));
+    expect(gunzipSync(bytes).toString()).toBe(big);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ requestId: 'req-1', bytes: bytes.length, status: 200 });
+
+    const plain = await request('/v1/blocks');
+    expect(responseParts(plain)?.body).toBe(big);
+    expect(plain.headers.get('content-length')).toBe(String(Buffer.byteLength(big)));
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(big);
   });
 
   it('does not compress small bodies', async () => {

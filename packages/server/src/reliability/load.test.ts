@@ -40,6 +40,49 @@ function startProcess(args: string[], env: Record<string, string>, pattern: RegE
   });
 }
 
+type Mix = 'hot' | 'long-tail';
+const MIXES = (process.env.LOAD_MIX ?? 'hot,long-tail').split(',') as Mix[];
+
+interface MixReport {
+  requests: number;
+  requestsPerSecond: number;
+  /** Answers whose meta says they came from a cache. */
+  cachedShare: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  statuses: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  /** Per endpoint class, slowest p99 first (client-side, from building a request to its response). */
+  classes: { name: string; requests: number; p50: number; p99: number }[];
+}
+
+function mixReport(result: autocannon.Result, byClass: Map<string, number[]>, cached: number): MixReport {
+  const quantile = (xs: number[], f: number) =>
+    Math.round(xs[Math.min(xs.length - 1, Math.floor(f * xs.length))]! * 10) / 10;
+  return {
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average),
+    cachedShare: Math.round((cached / Math.max(1, result.requests.total)) * 100) / 100,
+    latencyMs: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([k, v]) => [k, Number(v.count)]),
+    ),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    classes: [...byClass]
+      .map(([name, xs]) => {
+        xs.sort((x, y) => x - y);
+        return { name, requests: xs.length, p50: quantile(xs, 0.5), p99: quantile(xs, 0.99) };
+      })
+      .sort((x, y) => y.p99 - x.p99),
+  };
+}
+
 const rssMiB = (pid: number) => {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : 0;
@@ -127,56 +170,74 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
       await new Promise((r) => setTimeout(r, 200));
     }
 
-    // Samples from the chain itself; some vanish in reorgs, which answer 404, never 5xx.
-    const listed = await get('/v1/blocks?limit=30');
+    // Samples from the chain itself, drawn afresh for every request so that the load does not ask for the same
+    // few pages over and over; some vanish in reorgs, which answer 404, never 5xx.
+    const listed = await get('/v1/blocks?limit=100');
     if (!listed.blocks?.length) throw new Error(`no blocks listed: ${JSON.stringify(listed).slice(0, 400)}`);
-    const blocks = listed.blocks as any[];
-    const old = blocks.at(-1);
-    const txs = (await get(`/v1/blocks/${old.height}/txs`)).txs as any[];
-    const busy = (await get('/v1/miners/top?limit=1')).miners[0].address as string;
-    const pool = (await get('/v1/pools/top')).pools[0].id as string;
-    const address =
-      (await get('/v1/known-addresses')).labels.find((l: any) => l.kind === 'exchange')?.address ?? busy;
-    const tx = txs.at(-1).txid as string;
-    const paths = [
-      '/v1/blocks',
-      `/v1/blocks/${old.height}`,
-      `/v1/blocks/${old.hash}`,
-      `/v1/blocks/${old.height}/txs`,
-      `/v1/blocks/${old.height}/outputs`,
-      `/v1/blocks/${old.height}/coinbase-outputs`,
-      `/v1/blocks/${old.height}/raw`,
-      `/v1/blocks/${blocks[0].height}/certificate`,
-      '/v1/txs',
-      `/v1/txs/${tx}`,
-      `/v1/txs/${tx}/flow`,
-      `/v1/txs/${tx}/inputs`,
-      `/v1/txs/${tx}/outputs`,
-      `/v1/txs/${tx}/raw`,
-      `/v1/addresses/${address}`,
-      `/v1/addresses/${address}/txs`,
-      `/v1/addresses/${address}/utxos`,
-      `/v1/addresses/${address}/flows`,
-      `/v1/addresses/${address}/flow-summary`,
-      `/v1/addresses/${address}/balance-history`,
-      '/v1/miners/top',
-      `/v1/miners/${busy}`,
-      '/v1/pools/top',
-      `/v1/pools/${pool}`,
-      `/v1/pools/${pool}/payout-outputs`,
-      '/v1/analytics/network',
-      '/v1/analytics/pouw',
-      '/v1/analytics/supply',
-      '/v1/analytics/pools',
-      '/v1/analytics/market',
-      '/v1/market',
-      `/v1/search?q=${old.height}`,
-      `/v1/search/suggest?q=${tx.slice(0, 6)}`,
-      '/v1/known-addresses',
-      '/v1/mempool',
-      '/v1/status',
-      '/v1/api/me',
-      '/v1/blocks?limit=100',
+    const blocks = listed.blocks as { height: number; hash: string }[];
+    const txids: string[] = [];
+    for (const b of blocks.filter((_, i) => i % 10 === 5))
+      for (const t of (await get(`/v1/blocks/${b.height}/txs`)).txs as { txid: string }[]) txids.push(t.txid);
+    const miners = ((await get('/v1/miners/top?limit=20')).miners as { address: string }[]).map(
+      (m) => m.address,
+    );
+    const pools = ((await get('/v1/pools/top?window=all')).pools as { id: string }[]).map((p) => p.id);
+    const labels = (await get('/v1/known-addresses')).labels as { address: string }[];
+    const addresses = [...new Set([...labels.map((l) => l.address), ...miners])];
+    const certified = ((await get('/v1/analytics/pouw')).pouw.latest as { height: number }[]).map(
+      (c) => c.height,
+    );
+    if (!txids.length || !miners.length || !pools.length || !certified.length)
+      throw new Error('the devnet chain lacks transactions, miners, pools or certificates to sample');
+    // The hot mix asks for the same page of each class every time (a front page and its links: nearly every
+    // request is answered from the response cache); the long tail draws a fresh sample for every request.
+    let mix: Mix = 'hot';
+    const pick = <T>(xs: readonly T[]): T =>
+      xs[mix === 'hot' ? Math.floor(xs.length / 3) : Math.floor(Math.random() * xs.length)]!;
+    const prefixLength = () => (mix === 'hot' ? 6 : 4 + Math.floor(Math.random() * 8));
+    const height = () => pick(blocks).height;
+    const tx = () => pick(txids);
+    const address = () => pick(addresses);
+    // [endpoint class, a request of it]
+    const templates: [string, () => string][] = [
+      ['/v1/blocks', () => '/v1/blocks'],
+      ['/v1/blocks/{height}', () => `/v1/blocks/${height()}`],
+      ['/v1/blocks/{hash}', () => `/v1/blocks/${pick(blocks).hash}`],
+      ['/v1/blocks/{height}/txs', () => `/v1/blocks/${height()}/txs`],
+      ['/v1/blocks/{height}/outputs', () => `/v1/blocks/${height()}/outputs`],
+      ['/v1/blocks/{height}/coinbase-outputs', () => `/v1/blocks/${height()}/coinbase-outputs`],
+      ['/v1/blocks/{height}/raw', () => `/v1/blocks/${height()}/raw`],
+      ['/v1/blocks/{height}/certificate', () => `/v1/blocks/${pick(certified)}/certificate`],
+      ['/v1/txs', () => '/v1/txs'],
+      ['/v1/txs/{txid}', () => `/v1/txs/${tx()}`],
+      ['/v1/txs/{txid}/flow', () => `/v1/txs/${tx()}/flow`],
+      ['/v1/txs/{txid}/inputs', () => `/v1/txs/${tx()}/inputs`],
+      ['/v1/txs/{txid}/outputs', () => `/v1/txs/${tx()}/outputs`],
+      ['/v1/txs/{txid}/raw', () => `/v1/txs/${tx()}/raw`],
+      ['/v1/addresses/{address}', () => `/v1/addresses/${address()}`],
+      ['/v1/addresses/{address}/txs', () => `/v1/addresses/${address()}/txs`],
+      ['/v1/addresses/{address}/utxos', () => `/v1/addresses/${address()}/utxos`],
+      ['/v1/addresses/{address}/flows', () => `/v1/addresses/${address()}/flows`],
+      ['/v1/addresses/{address}/flow-summary', () => `/v1/addresses/${address()}/flow-summary`],
+      ['/v1/addresses/{address}/balance-history', () => `/v1/addresses/${address()}/balance-history`],
+      ['/v1/miners/top', () => '/v1/miners/top'],
+      ['/v1/miners/{address}', () => `/v1/miners/${pick(miners)}`],
+      ['/v1/pools/top', () => '/v1/pools/top'],
+      ['/v1/pools/{poolId}', () => `/v1/pools/${pick(pools)}`],
+      ['/v1/pools/{poolId}/payout-outputs', () => `/v1/pools/${pick(pools)}/payout-outputs`],
+      ['/v1/analytics/network', () => '/v1/analytics/network'],
+      ['/v1/analytics/pouw', () => '/v1/analytics/pouw'],
+      ['/v1/analytics/supply', () => '/v1/analytics/supply'],
+      ['/v1/analytics/pools', () => '/v1/analytics/pools'],
+      ['/v1/analytics/market', () => '/v1/analytics/market'],
+      ['/v1/market', () => '/v1/market'],
+      ['/v1/search?q={q}', () => `/v1/search?q=${pick([String(height()), tx(), address()])}`],
+      ['/v1/search/suggest?q={prefix}', () => `/v1/search/suggest?q=${tx().slice(0, prefixLength())}`],
+      ['/v1/known-addresses', () => '/v1/known-addresses'],
+      ['/v1/mempool', () => '/v1/mempool'],
+      ['/v1/status', () => '/v1/status'],
+      ['/v1/api/me', () => '/v1/api/me'],
+      ['/v1/blocks?limit=100', () => '/v1/blocks?limit=100'],
     ];
 
     const rss: number[] = [];
@@ -186,22 +247,38 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
       reorgs++;
       rpc(node.url, 'devnet_reorg', [1 + (reorgs % 3)]).catch(() => {});
     }, 4_000);
-    const result = await autocannon({
-      url,
-      connections: CONNECTIONS,
-      duration: SECONDS,
-      // Seconds a request may take before autocannon counts it as an error (the default 10 is tight
-      // for 64 connections on a loaded 2-core machine).
-      timeout: 30,
-      requests: paths.map((path) => ({ method: 'GET' as const, path })),
-    });
+    const reports: Record<string, MixReport> = {};
+    for (const name of MIXES) {
+      mix = name;
+      const byClass = new Map<string, number[]>();
+      const cachedCount = { n: 0 };
+      const result = await autocannon({
+        url,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        // Seconds a request may take before autocannon counts it as an error (the default 10 is tight
+        // for 64 connections on a loaded 2-core machine).
+        timeout: 30,
+        requests: templates.map(([className, make]) => ({
+          method: 'GET' as const,
+          // One request at a time per connection: from building a request to its response is its latency.
+          setupRequest: (req: any, context: any) => {
+            context.sentAt = performance.now();
+            return { ...req, path: make() };
+          },
+          onResponse: (_status: number, body: string, context: any) => {
+            let xs = byClass.get(className);
+            if (!xs) byClass.set(className, (xs = []));
+            xs.push(performance.now() - context.sentAt);
+            if (body.includes('"cached":true')) cachedCount.n++;
+          },
+        })),
+      });
+      reports[name] = mixReport(result, byClass, cachedCount.n);
+    }
     clearInterval(sampler);
     clearInterval(reorger);
 
-    const byStatus = Object.fromEntries(
-      Object.entries(result.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]),
-    );
-    const fivexx = Object.entries(byStatus).filter(([code]) => Number(code) >= 500);
     // The first seconds are start-up (JIT, pools, caches filling), not a trend: leave them out.
     const settled = rss.slice(3);
     const third = Math.max(1, Math.floor(settled.length / 3));
@@ -210,21 +287,20 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
     const report = {
       seconds: SECONDS,
       connections: CONNECTIONS,
-      requests: result.requests.total,
-      requestsPerSecond: Math.round(result.requests.average),
-      latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
-      statuses: byStatus,
-      errors: result.errors,
-      timeouts: result.timeouts,
       reorgs,
       serverRssMiB: { early: Math.round(early), late: Math.round(late), max: Math.round(Math.max(...rss)) },
+      mixes: reports,
     };
-    console.log(`[load] ${JSON.stringify(report)}`);
+    for (const [name, r] of Object.entries(reports))
+      console.log(`[load] ${name}: ${JSON.stringify({ ...r, classes: r.classes.slice(0, 5) })}`);
+    console.log(`[load] ${JSON.stringify({ ...report, mixes: undefined })}`);
     if (process.env.LOAD_REPORT)
       writeFileSync(process.env.LOAD_REPORT, `${JSON.stringify(report, null, 2)}\n`);
-    expect(fivexx).toEqual([]);
-    expect(result.errors).toBe(0);
-    expect(result.requests.total).toBeGreaterThan(1000);
+    for (const r of Object.values(reports)) {
+      expect(Object.keys(r.statuses).filter((code) => Number(code) >= 500)).toEqual([]);
+      expect(r.errors).toBe(0);
+      expect(r.requests).toBeGreaterThan(1000);
+    }
     expect(reorgs).toBeGreaterThan(1);
     // Memory settles: the last third of the run stays within half again of the first third's peak
     // (only judged when there are enough samples after start-up to tell a trend from noise).
