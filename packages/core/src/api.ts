@@ -274,6 +274,8 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
           const value = load();
           const entry = { at: now, value };
           atTip.set(k, entry);
+          // Entries of past seconds and tips hold memory for nothing: drop them from the cold end.
+          atTip.dropWhile((e) => now - e.at >= AT_TIP_MS || now < e.at);
           // A failure is never kept; a newer entry under the same key is left alone.
           value.catch(() => {
             if (atTip.get(k) === entry) atTip.delete(k);

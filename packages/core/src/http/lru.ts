@@ -21,6 +21,14 @@ export class Lru<V> {
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
   }
 
+  /** Forgets entries from the least recently used end for as long as `stale` says so. */
+  dropWhile(stale: (value: V) => boolean): void {
+    for (const [key, value] of this.map) {
+      if (!stale(value)) return;
+      this.map.delete(key);
+    }
+  }
+
   /** Forgets one key. */
   delete(key: string): void {
     this.map.delete(key);
