@@ -267,7 +267,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
           if (!tip || config.cacheEntries <= 0) return load();
           const k = `${key}@${tip.height}:${tip.hash}:${tip.txHeight}`;
           const hit = atTip.get(k);
-          if (hit && now - hit.at < AT_TIP_MS && now >= hit.at) {
+          if (hit && Math.abs(now - hit.at) < AT_TIP_MS) {
             if (!quiet) meta.cached = true;
             return hit.value as Promise<T>;
           }
@@ -275,7 +275,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
           const entry = { at: now, value };
           atTip.set(k, entry);
           // Entries of past seconds and tips hold memory for nothing: drop them from the cold end.
-          atTip.dropWhile((e) => now - e.at >= AT_TIP_MS || now < e.at);
+          atTip.dropWhile((e) => Math.abs(now - e.at) >= AT_TIP_MS);
           // A failure is never kept; a newer entry under the same key is left alone.
           value.catch(() => {
             if (atTip.get(k) === entry) atTip.delete(k);
@@ -317,7 +317,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
           },
           live<T>(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T> {
             const hit = lives.get(key);
-            if (hit && (!hit.settled || (now >= hit.at && now - hit.at < config.tipCacheMs))) {
+            if (hit && (!hit.settled || Math.abs(now - hit.at) < config.tipCacheMs)) {
               meta.cached = true;
               return hit.value as Promise<T>;
             }

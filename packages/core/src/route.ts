@@ -47,8 +47,8 @@ export interface ApiConfig {
   tipCacheMs: number;
   /**
    * How long a rendered chain-derived body is reused for the same URL at the same indexed tip, in milliseconds
-   * (0 turns the response cache off). Bounds how late a change that does not move the tip (new pool or label
-   * definitions) shows.
+   * (0 turns the response cache off). With the per-tip shares a body may be rendered from, it bounds how late
+   * a change that does not move the tip (new pool or label definitions) shows: within twice this.
    */
   responseCacheMs: number;
   /** Approximate memory budget of the response cache, in bytes (0 turns it off). */

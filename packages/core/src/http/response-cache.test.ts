@@ -25,9 +25,11 @@ describe('ResponseCache', () => {
     await settle();
     expect(await cache.get('k', 999)).toEqual(body('"a":1'));
     expect(cache.get('k', 1_000)).toBeUndefined();
-    // A clock that went backwards is not trusted either.
+    // A request that started before an entry was made still shares it; a clock that jumped back further
+    // than the ttl does not.
     cache.load('k', 2_000, load);
-    expect(cache.get('k', 1_999)).toBeUndefined();
+    expect(cache.get('k', 1_500)).toBeDefined();
+    expect(cache.get('k', 900)).toBeUndefined();
     expect(loads).toBe(2);
   });
 
@@ -89,6 +91,25 @@ describe('ResponseCache', () => {
     await settle();
     expect(cache.get('huge', 3)).toBeUndefined();
     expect(cache.bytes).toBe(8 * 465);
+  });
+
+  it('keeps an entry made after a slow load started when that load settles', async () => {
+    const cache = new ResponseCache(1 << 20, 1_000);
+    let finish!: () => void;
+    const slow = cache.load(
+      'slow',
+      0,
+      () =>
+        new Promise<RenderedBody>((resolve) => {
+          finish = () => resolve(body('"s":1'));
+        }),
+    );
+    await cache.load('x', 500, async () => body('"x":1'));
+    cache.get('slow', 600);
+    finish();
+    await slow;
+    await settle();
+    expect(cache.get('x', 700)).toBeDefined();
   });
 
   it('drops expired entries as new ones come in, whatever the budget', async () => {

@@ -88,8 +88,12 @@ export class ResponseCache {
     return value;
   }
 
+  /**
+   * Within ttl of its start either way: `now` is when the asking request started, which may be before an entry
+   * a later request created; a clock that jumped by more than the ttl ends the entry.
+   */
   private fresh(e: Entry, now: number): boolean {
-    return now >= e.at && now - e.at < this.ttlMs;
+    return Math.abs(now - e.at) < this.ttlMs;
   }
 
   private remove(key: string, e: Entry): void {

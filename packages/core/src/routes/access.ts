@@ -141,7 +141,7 @@ export const accessRoutes = [
       const { db, probe, state, health } = await ctx.live(
         'status',
         () => statusChecks(ctx),
-        (c) => c.db.ok && c.probe.reachable,
+        (c) => c.db.ok && (ctx.node === null || c.probe.reachable),
       );
       const tip = db.ok ? ctx.tip : null;
       const nodeHeight = probe.height ?? state?.nodeHeight ?? null;

@@ -13,11 +13,12 @@ export const analyticsRoutes = [
       const figures = await ctx.memoAtTip('analytics:network', () => ctx.store.network());
       const node = ctx.node;
       const nodeHeight = node?.lastHeight() ?? null;
-      // One node call per node height, tip and second, shared by the requests that ask meanwhile.
+      // One node call per node height, tip and second, shared by the requests that ask meanwhile (a failure
+      // is not kept: the next request asks again).
       const nodeHashrate = node
-        ? await ctx.memoAtTip(`node:getnetworkhashps:${nodeHeight}`, () =>
-            node.call<number>('getnetworkhashps').catch(() => null),
-          )
+        ? await ctx
+            .memoAtTip(`node:getnetworkhashps:${nodeHeight}`, () => node.call<number>('getnetworkhashps'))
+            .catch(() => null)
         : null;
       return {
         body: {
