@@ -17,6 +17,17 @@ function failingStore(make: () => unknown): Store {
   });
 }
 
+/** A store answering `methods` and failing loudly on any other call. */
+function storeWith(methods: Record<string, (...args: any[]) => Promise<unknown>>): Store {
+  return new Proxy({} as Store, {
+    get: (_t, prop) =>
+      methods[String(prop)] ??
+      (async () => {
+        throw new Error(`unexpected call of ${String(prop)}`);
+      }),
+  });
+}
+
 const dbDown = () =>
   Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
     name: 'DatabaseError',
@@ -149,26 +160,19 @@ describe('chain-wide figures cached per indexed tip', () => {
   /** A store at a movable tip whose supply() counts its calls and can be made to fail. */
   function countingStore() {
     const state = { height: 10, hash: 'ab'.repeat(32), calls: 0, fail: false };
-    const store = new Proxy({} as Store, {
-      get: (_t, prop) => {
-        if (prop === 'tip')
-          return async () => ({ height: state.height, hash: state.hash, txHeight: state.height, time: 1 });
-        if (prop === 'supply')
-          return async () => {
-            state.calls++;
-            if (state.fail) throw new Error('boom');
-            return {
-              height: state.height,
-              blockHash: state.hash,
-              emitted: 100 * state.height,
-              fees: 0,
-              unspendable: { total: 0, opReturn: 0, burnAddresses: 0 },
-              circulating: 100 * state.height,
-              formula: 'test',
-            };
-          };
-        return async () => {
-          throw new Error(`unexpected call of ${String(prop)}`);
+    const store = storeWith({
+      tip: async () => ({ height: state.height, hash: state.hash, txHeight: state.height, time: 1 }),
+      supply: async () => {
+        state.calls++;
+        if (state.fail) throw new Error('boom');
+        return {
+          height: state.height,
+          blockHash: state.hash,
+          emitted: 100 * state.height,
+          fees: 0,
+          unspendable: { total: 0, opReturn: 0, burnAddresses: 0 },
+          circulating: 100 * state.height,
+          formula: 'test',
         };
       },
     });
@@ -219,19 +223,13 @@ describe("a cursor's reorg guard", () => {
     const calls: number[] = [];
     const hash = (h: number) => h.toString(16).padStart(64, '0');
     let top = 500;
-    const store = new Proxy({} as Store, {
-      get: (_t, prop) => {
-        if (prop === 'tip') return async () => ({ height: top, hash: hash(top), txHeight: top, time: 1 });
-        if (prop === 'blockHashAt')
-          return async (h: number) => {
-            calls.push(h);
-            return hash(h);
-          };
-        if (prop === 'listAddressTxs') return async () => [];
-        return async () => {
-          throw new Error(`unexpected call of ${String(prop)}`);
-        };
+    const store = storeWith({
+      tip: async () => ({ height: top, hash: hash(top), txHeight: top, time: 1 }),
+      blockHashAt: async (h: number) => {
+        calls.push(h);
+        return hash(h);
       },
+      listAddressTxs: async () => [],
     });
     // The guard is what is measured here: the same page asked again must not come from the response cache.
     const api = createExplorerApi({ store, routes: v1Routes, config: { responseCacheMs: 0, tipCacheMs: 0 } });
@@ -262,24 +260,13 @@ describe('responses of chain-derived routes, shared per URL and indexed tip', ()
   /** A store at a movable tip whose getBlock() counts its calls; blocks above `top` do not exist. */
   function blockStore() {
     const state = { height: 10, hash: 'ab'.repeat(32), top: 10, calls: 0, fail: false };
-    const store = new Proxy({} as Store, {
-      get: (_t, prop) => {
-        if (prop === 'tip')
-          return async () => ({ height: state.height, hash: state.hash, txHeight: state.height, time: 1 });
-        if (prop === 'getBlock')
-          return async (ref: { height: number }) => {
-            state.calls++;
-            if (state.fail) throw new Error('boom');
-            if (ref.height > state.top) return null;
-            return {
-              height: ref.height,
-              hash: `${state.hash.slice(0, 62)}${ref.height}`,
-              tipSeen: state.height,
-            };
-          };
-        return async () => {
-          throw new Error(`unexpected call of ${String(prop)}`);
-        };
+    const store = storeWith({
+      tip: async () => ({ height: state.height, hash: state.hash, txHeight: state.height, time: 1 }),
+      getBlock: async (ref: { height: number }) => {
+        state.calls++;
+        if (state.fail) throw new Error('boom');
+        if (ref.height > state.top) return null;
+        return { height: ref.height, hash: `${state.hash.slice(0, 62)}${ref.height}`, tipSeen: state.height };
       },
     });
     return { state, store };
@@ -380,20 +367,14 @@ describe('responses of chain-derived routes, shared per URL and indexed tip', ()
 describe('live figures of /v1/status', () => {
   function statusStore(dbUp: { ok: boolean }) {
     const calls = { ping: 0, probe: 0 };
-    const store = new Proxy({} as Store, {
-      get: (_t, prop) => {
-        if (prop === 'tip') return async () => ({ height: 10, hash: 'ab'.repeat(32), txHeight: 10, time: 1 });
-        if (prop === 'ping')
-          return async () => {
-            calls.ping++;
-            if (!dbUp.ok) throw new Error('connect ECONNREFUSED');
-          };
-        if (prop === 'indexerState') return async () => null;
-        if (prop === 'marketHealth') return async () => ({ provider: null });
-        return async () => {
-          throw new Error(`unexpected call of ${String(prop)}`);
-        };
+    const store = storeWith({
+      tip: async () => ({ height: 10, hash: 'ab'.repeat(32), txHeight: 10, time: 1 }),
+      ping: async () => {
+        calls.ping++;
+        if (!dbUp.ok) throw new Error('connect ECONNREFUSED');
       },
+      indexerState: async () => null,
+      marketHealth: async () => ({ provider: null }),
     });
     const node = {
       lastHeight: () => 10,

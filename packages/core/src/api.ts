@@ -125,6 +125,46 @@ function presentedKey(headers: Headers): string | null {
   return key;
 }
 
+/** A load shared by the requests that ask for its key while it is fresh. */
+interface Shared {
+  at: number;
+  settled: boolean;
+  value: Promise<unknown>;
+}
+
+/**
+ * The fresh entry under `key` (in flight, or settled within `ttlMs` of its start either way: a request's clock
+ * is read when it starts), or a new one running `load`. A failure, or a value `keep` refuses, is dropped once
+ * settled, unless a newer entry took its place. `hit` says whether the value was shared.
+ */
+function share<T>(
+  entries: {
+    get(key: string): Shared | undefined;
+    set(key: string, entry: Shared): unknown;
+    delete(key: string): unknown;
+  },
+  key: string,
+  now: number,
+  ttlMs: number,
+  load: () => Promise<T>,
+  keep?: (value: T) => boolean,
+): { value: Promise<T>; hit: boolean } {
+  const found = entries.get(key);
+  if (found && (!found.settled || Math.abs(now - found.at) < ttlMs))
+    return { value: found.value as Promise<T>, hit: true };
+  const value = load();
+  const entry: Shared = { at: now, settled: false, value };
+  entries.set(key, entry);
+  const drop = () => {
+    if (entries.get(key) === entry) entries.delete(key);
+  };
+  value.then((v) => {
+    entry.settled = true;
+    if (keep && !keep(v)) drop();
+  }, drop);
+  return { value, hit: false };
+}
+
 /**
  * Builds the API over a store and a route table.
  * @example const api = createExplorerApi({ store, routes }); const res = await api.handle(new Request('http://x/v1/blocks'))
@@ -136,7 +176,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
   const cache = new Lru<unknown>(config.cacheEntries);
   // Chain-wide figures, and records not final yet, keyed by the tip they were read at; kept for a second at
   // most, so a change that does not move the tip (new pool definitions re-attributing blocks) shows within it.
-  const atTip = new Lru<{ at: number; value: Promise<unknown> }>(Math.min(config.cacheEntries, 4_096));
+  const atTip = new Lru<Shared>(Math.min(config.cacheEntries, 4_096));
   const AT_TIP_MS = 1_000;
   // CACHE_ENTRIES=0 turns every in-process cache off, this one included.
   const responses = new ResponseCache(
@@ -144,7 +184,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     config.responseCacheMs,
   );
   // Live figures by key (a handful of fixed names).
-  const lives = new Map<string, { at: number; settled: boolean; value: Promise<unknown> }>();
+  const lives = new Map<string, Shared>();
   let document: OpenApiDocument | null = null;
   const openapi = () => {
     document ??= buildOpenApiDocument(deps.routes, config.publicBaseUrl);
@@ -266,20 +306,10 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
         const shareAtTip = <T>(key: string, load: () => Promise<T>, quiet: boolean): Promise<T> => {
           if (!tip || config.cacheEntries <= 0) return load();
           const k = `${key}@${tip.height}:${tip.hash}:${tip.txHeight}`;
-          const hit = atTip.get(k);
-          if (hit && Math.abs(now - hit.at) < AT_TIP_MS) {
-            if (!quiet) meta.cached = true;
-            return hit.value as Promise<T>;
-          }
-          const value = load();
-          const entry = { at: now, value };
-          atTip.set(k, entry);
+          const { value, hit } = share(atTip, k, now, AT_TIP_MS, load);
+          if (hit && !quiet) meta.cached = true;
           // Entries of past seconds and tips hold memory for nothing: drop them from the cold end.
-          atTip.dropWhile((e) => Math.abs(now - e.at) >= AT_TIP_MS);
-          // A failure is never kept; a newer entry under the same key is left alone.
-          value.catch(() => {
-            if (atTip.get(k) === entry) atTip.delete(k);
-          });
+          if (!hit) atTip.dropWhile((e) => e.settled && Math.abs(now - e.at) >= AT_TIP_MS);
           return value;
         };
         const ctx: RouteContext<unknown, unknown> = {
@@ -316,23 +346,8 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
             return shareAtTip(key, load, false);
           },
           live<T>(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T> {
-            const hit = lives.get(key);
-            if (hit && (!hit.settled || Math.abs(now - hit.at) < config.tipCacheMs)) {
-              meta.cached = true;
-              return hit.value as Promise<T>;
-            }
-            const value = load();
-            const entry = { at: now, settled: false, value };
-            lives.set(key, entry);
-            value.then(
-              (v) => {
-                entry.settled = true;
-                if (keep && !keep(v) && lives.get(key) === entry) lives.delete(key);
-              },
-              () => {
-                if (lives.get(key) === entry) lives.delete(key);
-              },
-            );
+            const { value, hit } = share(lives, key, now, config.tipCacheMs, load, keep);
+            if (hit) meta.cached = true;
             return value;
           },
         };

@@ -4,6 +4,17 @@ import { type RenderedBody, ResponseCache } from './response-cache.js';
 const body = (text: string): RenderedBody => ({ text, etag: `W/"${text.length}"`, immutable: false });
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** A load that settles when the test says so. */
+function deferred() {
+  let resolve!: (b: RenderedBody) => void;
+  let reject!: (e: Error) => void;
+  const promise = new Promise<RenderedBody>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { load: () => promise, resolve, reject };
+}
+
 describe('ResponseCache', () => {
   it('shares one load per key, in flight and done, until the entry is ttl old', async () => {
     const cache = new ResponseCache(1 << 20, 1_000);
@@ -35,35 +46,21 @@ describe('ResponseCache', () => {
 
   it('never keeps a failure, and a failure does not evict a newer entry', async () => {
     const cache = new ResponseCache(1 << 20, 1_000);
-    let fail!: (e: Error) => void;
-    const failing = cache.load(
-      'k',
-      0,
-      () =>
-        new Promise<RenderedBody>((_r, reject) => {
-          fail = reject;
-        }),
-    );
+    const failed = deferred();
+    const failing = cache.load('k', 0, failed.load);
     failing.catch(() => {});
-    fail(new Error('boom'));
+    failed.reject(new Error('boom'));
     await expect(failing).rejects.toThrow('boom');
     await settle();
     expect(cache.get('k', 1)).toBeUndefined();
     expect(cache.size).toBe(0);
 
-    let failOld!: (e: Error) => void;
-    const old = cache.load(
-      'k',
-      0,
-      () =>
-        new Promise<RenderedBody>((_r, reject) => {
-          failOld = reject;
-        }),
-    );
+    const late = deferred();
+    const old = cache.load('k', 0, late.load);
     old.catch(() => {});
     const newer = cache.load('k', 1, async () => body('"b":2'));
     await newer;
-    failOld(new Error('late'));
+    late.reject(new Error('late'));
     await settle();
     expect(await cache.get('k', 2)).toEqual(body('"b":2'));
   });
@@ -95,18 +92,11 @@ describe('ResponseCache', () => {
 
   it('keeps an entry made after a slow load started when that load settles', async () => {
     const cache = new ResponseCache(1 << 20, 1_000);
-    let finish!: () => void;
-    const slow = cache.load(
-      'slow',
-      0,
-      () =>
-        new Promise<RenderedBody>((resolve) => {
-          finish = () => resolve(body('"s":1'));
-        }),
-    );
+    const pending = deferred();
+    const slow = cache.load('slow', 0, pending.load);
     await cache.load('x', 500, async () => body('"x":1'));
     cache.get('slow', 600);
-    finish();
+    pending.resolve(body('"s":1'));
     await slow;
     await settle();
     expect(cache.get('x', 700)).toBeDefined();
