@@ -1,0 +1,111 @@
+export {
+  decodeBase58Check,
+  decodeSegwitAddress,
+  encodeBase58Check,
+  encodeSegwitAddress,
+  type SegwitAddress,
+} from './address.js';
+export { ByteReader, DecodeError } from './bytes/reader.js';
+export { ByteWriter, varintSize } from './bytes/writer.js';
+export {
+  blockWork,
+  compactToTarget,
+  coreDifficulty,
+  ratioDifficulty,
+  targetToCompact,
+} from './difficulty.js';
+export { fromDisplayHex, hash160, sha256, sha256d, taggedHash, toDisplayHex } from './hash.js';
+export {
+  type CertifiedHeader,
+  type DecodedPearlBlock,
+  decodePearlBlock,
+  decodePearlHeaders,
+  MAX_BLOCK_PAYLOAD,
+  MAX_HEADERS_PER_MESSAGE,
+} from './pearl/block.js';
+export {
+  ancestorHashes,
+  CERTIFICATE_LIMITS,
+  type CertificateFields,
+  type CertificateLayout,
+  certificateCommitment,
+  certificateProblems,
+  decodeCertificate,
+  encodeCertificate,
+  isCertificateVersionAllowed,
+  maxCertificateSize,
+  type PearlCertificate,
+  readCertificate,
+} from './pearl/certificate.js';
+export {
+  GRAINS_PER_PRL,
+  PEARL_EMISSION_CONSTANT,
+  PEARL_EMISSION_FORMULA,
+  PEARL_TOTAL_SUPPLY,
+  pearlEmitted,
+  pearlSubsidy,
+} from './pearl/emission.js';
+export {
+  type DecodedPearlHeader,
+  encodePearlHeader,
+  PEARL_HEADER_SIZE,
+  PEARL_INCOMPLETE_HEADER_SIZE,
+  type PearlHeader,
+  pearlHeaderHash,
+  readPearlHeader,
+} from './pearl/header.js';
+export {
+  PEARL_NETWORKS,
+  type PearlForks,
+  type PearlNetwork,
+  type PearlNetworkName,
+  pearlNetworkByName,
+  pearlNetworksByGenesis,
+  requiredCertificateVersion,
+} from './pearl/params.js';
+export {
+  DENSE_PUBLIC_DATA_SIZE,
+  type DensePublicData,
+  decodeDensePublicData,
+  isMoePublicData,
+  MIN_MOE_PUBLIC_DATA_SIZE,
+  type MiningConfig,
+  type MoeRouting,
+  type PatternDim,
+  type PeriodicPattern,
+  patternIndices,
+} from './pearl/public-data.js';
+export {
+  type BlockPlacement,
+  grainsToPrl,
+  renderPearlBlock,
+  renderPearlHeader,
+  renderPearlScriptPubKey,
+  renderPearlTx,
+  type TxPlacement,
+} from './pearl/render.js';
+export {
+  type PearlScriptType,
+  p2mrScript,
+  p2trScript,
+  pearlAddressScript,
+  pearlScriptAddress,
+  pearlScriptType,
+} from './pearl/script.js';
+export { type AsmStyle, OPCODE_NAMES, scriptAsm } from './script-asm.js';
+export {
+  type DecodedTx,
+  decodeTx,
+  type EncodedTx,
+  encodeTx,
+  hasWitness,
+  isCoinbaseInput,
+  merkleRoot,
+  readTx,
+  serializeTx,
+  type Tx,
+  type TxInput,
+  type TxOutput,
+  type TxSizes,
+  txSizes,
+} from './tx.js';
