@@ -1,10 +1,11 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createDevnet } from './devnet.js';
 
-const USAGE = `usage: explorer-devnet [--seed S] [--blocks N] [--tx-per-block K] [--interval-ms M] [--port P] [--host H]
-                       [--rpc-user U] [--rpc-password W] [--definitions-dir D] [--coinbase-maturity C]
-                       [--proof-min BYTES] [--proof-max BYTES]`;
+const USAGE = `usage: explorer-devnet [--dialect pearl|bitcoin] [--seed S] [--blocks N] [--tx-per-block K] [--interval-ms M]
+                       [--port P] [--host H] [--rpc-user U] [--rpc-password W] [--rpc-cert FILE --rpc-key FILE]
+                       [--definitions-dir D] [--coinbase-maturity C] [--proof-min BYTES] [--proof-max BYTES]`;
 
 function num(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
@@ -18,6 +19,7 @@ async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
+      dialect: { type: 'string' },
       seed: { type: 'string' },
       blocks: { type: 'string' },
       'tx-per-block': { type: 'string' },
@@ -26,6 +28,8 @@ async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
       host: { type: 'string' },
       'rpc-user': { type: 'string' },
       'rpc-password': { type: 'string' },
+      'rpc-cert': { type: 'string' },
+      'rpc-key': { type: 'string' },
       'definitions-dir': { type: 'string' },
       'coinbase-maturity': { type: 'string' },
       'proof-min': { type: 'string' },
@@ -38,7 +42,12 @@ async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const dialect = values.dialect ?? 'pearl';
+  if (dialect !== 'pearl' && dialect !== 'bitcoin') throw new Error('--dialect must be pearl or bitcoin');
+  if (Boolean(values['rpc-cert']) !== Boolean(values['rpc-key']))
+    throw new Error('--rpc-cert and --rpc-key go together');
   const devnet = createDevnet({
+    dialect,
     seed: values.seed,
     blocks: num(values.blocks, 'blocks'),
     txPerBlock: num(values['tx-per-block'], 'tx-per-block'),
@@ -58,6 +67,9 @@ async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
     host: values.host,
     user: values['rpc-user'],
     password: values['rpc-password'],
+    ...(values['rpc-cert'] && values['rpc-key']
+      ? { tls: { cert: readFileSync(values['rpc-cert']), key: readFileSync(values['rpc-key']) } }
+      : {}),
   });
   const interval = num(values['interval-ms'], 'interval-ms') ?? 0;
   if (interval > 0) devnet.startMining(interval);

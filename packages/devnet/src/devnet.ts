@@ -43,7 +43,7 @@ export function createDevnet(opts: DevnetOptions = {}): Devnet {
     return out;
   };
   const truthData = (): ChainTruthData => {
-    const { balances: _b, ...rest } = chainTruth(state, node.busyAddresses);
+    const { balances: _b, ...rest } = chainTruth(state, node.busyAddresses, node.dialect);
     return rest;
   };
   const ctx: RpcContext = {
@@ -60,7 +60,11 @@ export function createDevnet(opts: DevnetOptions = {}): Devnet {
     mine,
     reorg: (depth, o) => reorg(node, depth, o),
     rpc: async (method, params = []) => dispatch(ctx, method, params),
-    listen: (o) => startRpcServer(async (method, params) => dispatch(ctx, method, params), o),
+    listen: (o) =>
+      startRpcServer(async (method, params) => dispatch(ctx, method, params), {
+        ...o,
+        dialect: options.dialect,
+      }),
     startMining(intervalMs) {
       devnet.stopMining();
       const nowSec = () => Math.floor(Date.now() / 1000);
@@ -84,7 +88,7 @@ export function createDevnet(opts: DevnetOptions = {}): Devnet {
     },
     definitions: () => ({ pools: structuredClone(node.pools), labels: structuredClone(node.labels) }),
     writeDefinitions: (dir) => writeDefinitionFiles(dir, { pools: node.pools, labels: node.labels }),
-    truth: () => chainTruth(state, node.busyAddresses),
+    truth: () => chainTruth(state, node.busyAddresses, node.dialect),
   };
   return devnet;
 }

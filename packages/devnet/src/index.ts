@@ -1,3 +1,5 @@
+export type { CertificateForks } from './chain/certificate.js';
+export { type DialectName, PEARL_DEVNET_HRP } from './chain/dialect.js';
 export type { KnownLabel, PoolDefinition } from './chain/pools.js';
 export { NETWORK } from './chain/script.js';
 export { DEFINITION_FILES } from './definitions.js';

@@ -1,8 +1,8 @@
+import { bitcoinDialect, type Dialect, pearlDialect } from './chain/dialect.js';
 import { KeyRing } from './chain/keys.js';
 import { BlockMaker } from './chain/miner.js';
 import { type KnownLabel, MinerSet, makeAttributor, type PoolDefinition } from './chain/pools.js';
 import { Rng } from './chain/rng.js';
-import { p2pkh, p2wsh, scriptAddress } from './chain/script.js';
 import { ChainState, type StoredBlock, type TxEntry } from './chain/state.js';
 import { Wallet, type WalletConfig } from './chain/wallet.js';
 import type { DevnetOptions } from './options.js';
@@ -20,6 +20,7 @@ export class DevnetNode {
   readonly labels: KnownLabel[];
   readonly busyAddresses: string[];
   readonly rng: Rng;
+  readonly dialect: Dialect;
   /** Unix time to stamp new mempool entries with; undefined = derive from the tip (deterministic). */
   liveClock: (() => number) | undefined;
 
@@ -27,16 +28,18 @@ export class DevnetNode {
     const seed = String(options.seed);
     const root = new Rng(seed);
     this.rng = root.fork('node');
-    this.keys = new KeyRing(seed);
-    this.miners = new MinerSet(this.keys);
+    this.dialect = options.dialect === 'pearl' ? pearlDialect : bitcoinDialect(options.halvingInterval);
+    const dialect = this.dialect;
+    this.keys = new KeyRing(seed, dialect);
+    this.miners = new MinerSet(this.keys, dialect);
     const busyIds = Array.from({ length: options.busyAddresses }, (_, i) =>
       this.keys.special(i % 2 === 0 ? 'p2wpkh' : 'p2pkh'),
     );
     const faucetId = this.keys.special('p2wpkh');
     const serviceIds = [this.keys.special('p2tr'), this.keys.special('p2sh-p2wpkh')];
-    const burnScripts = [p2pkh(Buffer.alloc(20)), p2wsh(Buffer.alloc(32))];
+    const burnScripts = dialect.burnScripts();
     const cfg: WalletConfig = { busyIds, faucetId, serviceIds, burnScripts };
-    const addr = (id: number) => scriptAddress(this.keys.info(id).script) as string;
+    const addr = (id: number) => dialect.address(this.keys.info(id).script) as string;
     this.busyAddresses = busyIds.map(addr);
     this.labels = [
       ...this.busyAddresses.map(
@@ -48,7 +51,7 @@ export class DevnetNode {
       ),
       ...burnScripts.map(
         (s, i): KnownLabel => ({
-          address: scriptAddress(s) as string,
+          address: dialect.address(s) as string,
           label: `Burn address ${i + 1}`,
           kind: 'burn',
         }),
@@ -59,7 +62,7 @@ export class DevnetNode {
       ...this.miners.labels,
     ];
     this.state = new ChainState(Wallet.poolCount(cfg), options.coinbaseMaturity);
-    this.wallet = new Wallet(this.state, this.keys, root.fork('wallet'), cfg, options.txPerBlock);
+    this.wallet = new Wallet(this.state, this.keys, root.fork('wallet'), cfg, options.txPerBlock, dialect);
     this.maker = new BlockMaker(
       this.state,
       this.keys,
@@ -67,14 +70,14 @@ export class DevnetNode {
       {
         genesisTime: options.genesisTime,
         targetSpacing: options.targetSpacing,
-        halvingInterval: options.halvingInterval,
         retargetInterval: options.retargetInterval,
-        certificateRate: options.certificateRate,
         proofSize: options.proofSize,
+        forks: options.certificateForks,
       },
       this.miners,
       this.wallet,
       makeAttributor(this.miners.definitions),
+      dialect,
     );
   }
 

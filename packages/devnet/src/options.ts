@@ -1,5 +1,13 @@
+import type { CertificateForks } from './chain/certificate.js';
+import type { DialectName } from './chain/dialect.js';
+
 /** Options of createDevnet; see docs/devnet.md. */
 export interface DevnetOptions {
+  /**
+   * Which node to imitate: `pearl` (pearld: certificate-first block bytes, 108-byte headers, P2TR/P2MR outputs on
+   * rprl addresses, Pearl's emission, `rawtx`) or `bitcoin` (Bitcoin Core, no certificates). Default 'pearl'.
+   */
+  dialect?: DialectName;
   /** Same seed + options → byte-identical chain. Default 'explorer'. */
   seed?: string | number;
   /** Blocks mined after genesis at creation, so the initial height equals this. Default 200. */
@@ -10,15 +18,15 @@ export interface DevnetOptions {
   genesisTime?: number;
   /** Mean seconds between blocks before difficulty catches up with hashrate. Default 150. */
   targetSpacing?: number;
-  /** Blocks between subsidy halvings. Default 1000. */
+  /** Bitcoin dialect: blocks between subsidy halvings. Default 1000. (Pearl has no halvings.) */
   halvingInterval?: number;
   /** Confirmations before a coinbase output may be spent. Default 100. */
   coinbaseMaturity?: number;
-  /** Blocks between difficulty retargets. Default 144. */
+  /** Bitcoin dialect: blocks between difficulty retargets. Default 144. (Pearl retargets every block.) */
   retargetInterval?: number;
-  /** Fraction of blocks carrying a certificate. Default 0.6. */
-  certificateRate?: number;
-  /** Min and max certificate proof bytes (max ≤ 60_000). Default [8_000, 60_000]. */
+  /** Pearl: heights from which blocks carry certificate versions 2 (MoE), 3 and 4. Default { moe: 25, saltedSeed: 50, fp8: 75 }. */
+  certificateForks?: CertificateForks;
+  /** Pearl: min and max certificate proof bytes (max ≤ 60_000). Default [8_000, 60_000]. */
   proofSize?: [number, number];
   /** Number of exchange-like addresses that take part in a large share of txs. Default 3. */
   busyAddresses?: number;
@@ -33,6 +41,7 @@ export interface DevnetOptions {
 /** Fills defaults and validates ranges. */
 export function resolveOptions(o: DevnetOptions = {}): Required<DevnetOptions> {
   const r: Required<DevnetOptions> = {
+    dialect: o.dialect ?? 'pearl',
     seed: o.seed ?? 'explorer',
     blocks: o.blocks ?? 200,
     txPerBlock: o.txPerBlock ?? 8,
@@ -41,7 +50,7 @@ export function resolveOptions(o: DevnetOptions = {}): Required<DevnetOptions> {
     halvingInterval: o.halvingInterval ?? 1000,
     coinbaseMaturity: o.coinbaseMaturity ?? 100,
     retargetInterval: o.retargetInterval ?? 144,
-    certificateRate: o.certificateRate ?? 0.6,
+    certificateForks: o.certificateForks ?? { moe: 25, saltedSeed: 50, fp8: 75 },
     proofSize: o.proofSize ?? [8_000, 60_000],
     busyAddresses: o.busyAddresses ?? 3,
     addressFormat: o.addressFormat ?? 'address',
@@ -60,8 +69,19 @@ export function resolveOptions(o: DevnetOptions = {}): Required<DevnetOptions> {
   int('busyAddresses', r.busyAddresses, 0);
   int('mempoolSize', r.mempoolSize, 0);
   if (!(r.txPerBlock >= 0)) throw new RangeError('txPerBlock must be >= 0');
-  if (!(r.certificateRate >= 0 && r.certificateRate <= 1))
-    throw new RangeError('certificateRate must be in [0, 1]');
+  if (r.dialect !== 'pearl' && r.dialect !== 'bitcoin')
+    throw new RangeError("dialect must be 'pearl' or 'bitcoin'");
+  const f = r.certificateForks;
+  if (
+    !(
+      Number.isInteger(f.moe) &&
+      f.moe >= 1 &&
+      f.saltedSeed >= f.moe &&
+      f.fp8 >= f.saltedSeed &&
+      Number.isInteger(f.fp8)
+    )
+  )
+    throw new RangeError('certificateForks must be integer heights with 1 <= moe <= saltedSeed <= fp8');
   const [min, max] = r.proofSize;
   if (!(Number.isInteger(min) && Number.isInteger(max) && min >= 0 && min <= max && max <= 60_000))
     throw new RangeError('proofSize must be [min, max] integers with 0 <= min <= max <= 60000');

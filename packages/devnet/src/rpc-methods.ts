@@ -1,5 +1,13 @@
-import { bitsToDifficulty } from './chain/block.js';
-import { sha256d } from './chain/hash.js';
+import {
+  decodePearlBlock,
+  decodeTx,
+  renderPearlBlock,
+  renderPearlHeader,
+  renderPearlTx,
+  sha256d,
+} from '@explorer/chain';
+import { blockBytes } from './chain/certificate.js';
+import { PEARL_DEVNET_HRP } from './chain/dialect.js';
 import type { StoredBlock } from './chain/state.js';
 import type { DevnetNode } from './node.js';
 import {
@@ -7,10 +15,9 @@ import {
   confirmations,
   type RenderOptions,
   renderBlock,
-  renderCertificate,
   renderHeader,
   renderTx,
-} from './render.js';
+} from './render-core.js';
 import { RpcError } from './rpc-error.js';
 import { boolParam, hashParam, intParam, typeError } from './rpc-params.js';
 import type { ReorgResult } from './scenarios/reorg.js';
@@ -28,11 +35,15 @@ type Method = (params: unknown[], ctx: RpcContext) => unknown;
 
 const TX_NOT_FOUND = 'No such mempool or blockchain transaction. Use gettransaction for wallet transactions.';
 const MIN_FEE = 0.00001;
+/** The chain name the devnet's Pearl dialect reports: it imitates a local pearld test node. */
+export const PEARL_DEVNET_CHAIN = 'regtest';
 
 function renderOpts(ctx: RpcContext): RenderOptions {
   const o = ctx.node.options;
   return { legacyAddresses: o.addressFormat === 'addresses', includeFee: o.includeFee };
 }
+
+const isPearl = (ctx: RpcContext) => ctx.node.dialect.name === 'pearl';
 
 function blockByHash(ctx: RpcContext, hash: string): StoredBlock {
   const b = ctx.node.state.blocks.get(hash);
@@ -42,6 +53,23 @@ function blockByHash(ctx: RpcContext, hash: string): StoredBlock {
 
 function tip(ctx: RpcContext): StoredBlock {
   return ctx.node.state.tip() as StoredBlock;
+}
+
+/** pearld answers verbose requests only for main-chain blocks. */
+function pearlPlacement(ctx: RpcContext, b: StoredBlock) {
+  const state = ctx.node.state;
+  if (state.best[b.height] !== b)
+    throw new RpcError(-32603, `Failed to obtain block height: block ${b.hash} is not in the main chain`);
+  return {
+    height: b.height,
+    difficulty: ctx.node.maker.difficulty(b.bits),
+    confirmations: confirmations(state, b),
+    nextHash: state.best[b.height + 1]?.hash ?? null,
+  };
+}
+
+function pearlBlock(ctx: RpcContext, b: StoredBlock) {
+  return decodePearlBlock(blockBytes(ctx.node.state, b), b.hash);
 }
 
 function mempoolVerbose(ctx: RpcContext): Record<string, unknown> {
@@ -62,6 +90,20 @@ function mempoolVerbose(ctx: RpcContext): Record<string, unknown> {
       set.add(e.txid);
     }
   }
+  const out: Record<string, unknown> = {};
+  if (isPearl(ctx)) {
+    // pearld's GetRawMempoolVerboseResult: no ancestor or descendant figures, the fee in PRL.
+    for (const e of state.mempool)
+      out[e.txid] = {
+        size: e.size,
+        vsize: e.vsize,
+        fee: coins(e.fee),
+        time: e.time,
+        height: e.height,
+        depends: [...(parents.get(e.txid) ?? [])],
+      };
+    return out;
+  }
   const closure = (start: string, edges: Map<string, Set<string>>): Set<string> => {
     const seen = new Set<string>([start]);
     const stack = [start];
@@ -75,7 +117,6 @@ function mempoolVerbose(ctx: RpcContext): Record<string, unknown> {
     }
     return seen;
   };
-  const out: Record<string, unknown> = {};
   for (const e of state.mempool) {
     const anc = closure(e.txid, parents);
     const desc = closure(e.txid, children);
@@ -109,60 +150,40 @@ function mempoolVerbose(ctx: RpcContext): Record<string, unknown> {
   return out;
 }
 
-/** Core-compatible (and devnet control) RPC methods by name. */
-export const METHODS: Record<string, Method> = {
-  getblockchaininfo: (_p, ctx) => {
-    const t = tip(ctx);
-    let sizeOnDisk = 0;
-    for (const b of ctx.node.state.all) sizeOnDisk += b.size;
-    return {
-      chain: 'devnet',
-      blocks: t.height,
-      headers: t.height,
-      bestblockhash: t.hash,
-      difficulty: bitsToDifficulty(t.bits),
-      time: t.time,
-      mediantime: t.mediantime,
-      verificationprogress: 1,
-      initialblockdownload: false,
-      chainwork: t.chainwork.toString(16).padStart(64, '0'),
-      size_on_disk: sizeOnDisk,
-      pruned: false,
-      warnings: '',
-    };
-  },
+/** The methods of both dialects (and the devnet's control methods), by name. */
+const COMMON: Record<string, Method> = {
   getblockcount: (_p, ctx) => ctx.node.state.height,
   getbestblockhash: (_p, ctx) => tip(ctx).hash,
-  getdifficulty: (_p, ctx) => bitsToDifficulty(tip(ctx).bits),
+  getdifficulty: (_p, ctx) => ctx.node.maker.difficulty(tip(ctx).bits),
   getblockhash: (p, ctx) => {
     const h = intParam(p, 0, 'getblockhash', 'height', undefined);
     const b = ctx.node.state.best[h];
     if (h < 0 || !b) throw new RpcError(-8, 'Block height out of range');
     return b.hash;
   },
-  getblockheader: (p, ctx) => {
-    const b = blockByHash(ctx, hashParam(p, 0, 'getblockheader', '"blockhash" ( verbose )', 'blockhash'));
-    if (!boolParam(p, 1, true)) return b.raw.subarray(0, 80).toString('hex');
-    return renderHeader(ctx.node.state, b);
+  getrawmempool: (p, ctx) => {
+    if (boolParam(p, 0, false)) return mempoolVerbose(ctx);
+    return ctx.node.state.mempool.map((e) => e.txid);
   },
-  getblock: (p, ctx) => {
-    const b = blockByHash(ctx, hashParam(p, 0, 'getblock', '"blockhash" ( verbosity )', 'blockhash'));
-    const v = p[1];
-    let verbosity = 1;
-    if (typeof v === 'boolean') verbosity = v ? 1 : 0;
-    else if (typeof v === 'number') verbosity = v;
-    else if (v !== undefined && v !== null) throw typeError(v, 'number');
-    if (verbosity <= 0) return b.raw.toString('hex');
-    return renderBlock(ctx.node.state, b, verbosity >= 2 ? 2 : 1, renderOpts(ctx));
-  },
-  getblockcertificate: (p, ctx) => {
-    const b = blockByHash(
-      ctx,
-      hashParam(p, 0, 'getblockcertificate', '"blockhash" ( includeProof )', 'blockhash'),
-    );
-    const cert = renderCertificate(b, boolParam(p, 1, false));
-    if (!cert) throw new RpcError(-5, 'Block has no certificate');
-    return cert;
+  getnetworkhashps: (p, ctx) => {
+    const state = ctx.node.state;
+    let lookup = intParam(p, 0, 'getnetworkhashps', '( nblocks height )', 120);
+    const height = intParam(p, 1, 'getnetworkhashps', '( nblocks height )', -1);
+    const pb = height >= 0 && height < state.height ? state.best[height] : state.tip();
+    if (!pb || pb.height === 0) return 0;
+    // Core counts back to the last retarget for nblocks ≤ 0; pearld (btcd) takes its default of 120.
+    if (lookup <= 0) lookup = isPearl(ctx) ? 120 : (pb.height % ctx.node.options.retargetInterval) + 1;
+    if (lookup > pb.height) lookup = pb.height;
+    let minTime = pb.time;
+    let maxTime = pb.time;
+    const pb0 = state.best[pb.height - lookup] as StoredBlock;
+    for (let h = pb.height - 1; h >= pb.height - lookup; h--) {
+      const t = (state.best[h] as StoredBlock).time;
+      minTime = Math.min(minTime, t);
+      maxTime = Math.max(maxTime, t);
+    }
+    if (minTime === maxTime) return 0;
+    return Number(pb.chainwork - pb0.chainwork) / (maxTime - minTime);
   },
   getrawtransaction: (p, ctx) => {
     const state = ctx.node.state;
@@ -171,7 +192,7 @@ export const METHODS: Record<string, Method> = {
     let bytes: Buffer | undefined;
     let block: StoredBlock | undefined;
     let index = -1;
-    if (p[2] !== undefined && p[2] !== null) {
+    if (!isPearl(ctx) && p[2] !== undefined && p[2] !== null) {
       const hash = hashParam(p, 2, 'getrawtransaction', '"txid" ( verbose "blockhash" )', 'parameter 3');
       block = state.blocks.get(hash);
       if (!block) throw new RpcError(-5, 'Block hash not found');
@@ -194,6 +215,12 @@ export const METHODS: Record<string, Method> = {
     if (block) bytes = block.raw.subarray(block.offsets[index], block.offsets[index + 1]);
     const raw = bytes as Buffer;
     if (!verbose) return raw.toString('hex');
+    if (isPearl(ctx)) {
+      const placed = block
+        ? { blockHash: block.hash, time: block.time, confirmations: Math.max(0, confirmations(state, block)) }
+        : undefined;
+      return renderPearlTx(decodeTx(raw), PEARL_DEVNET_HRP, placed);
+    }
     const out = renderTx(raw, txid, renderOpts(ctx));
     if (block) {
       out.blockhash = block.hash;
@@ -203,9 +230,58 @@ export const METHODS: Record<string, Method> = {
     }
     return out;
   },
-  getrawmempool: (p, ctx) => {
-    if (boolParam(p, 0, false)) return mempoolVerbose(ctx);
-    return ctx.node.state.mempool.map((e) => e.txid);
+  generate: (p, ctx) => {
+    const n = intParam(p, 0, 'generate', 'nblocks', 1);
+    if (n < 0 || n > 10_000) throw new RpcError(-8, 'nblocks must be between 0 and 10000');
+    return ctx.mine(n);
+  },
+  devnet_reorg: (p, ctx) => {
+    const depth = intParam(p, 0, 'devnet_reorg', 'depth ( extra )', undefined);
+    const extra = intParam(p, 1, 'devnet_reorg', 'depth ( extra )', 1);
+    const r = ctx.reorg(depth, extra);
+    return { forkHeight: r.forkHeight, removed: r.removed, added: r.added };
+  },
+  devnet_truth: (_p, ctx) => ctx.truth(),
+  devnet_hash: (_p, ctx) => {
+    // Fingerprint of the best chain's bytes, for determinism checks across processes.
+    const state = ctx.node.state;
+    const parts = state.best.map((b) => sha256d(blockBytes(state, b)));
+    return sha256d(Buffer.concat(parts)).toString('hex');
+  },
+};
+
+/** Bitcoin Core's shapes of the methods that differ. */
+const CORE: Record<string, Method> = {
+  getblockchaininfo: (_p, ctx) => {
+    const t = tip(ctx);
+    let sizeOnDisk = 0;
+    for (const b of ctx.node.state.all) sizeOnDisk += b.size;
+    return {
+      chain: 'devnet',
+      blocks: t.height,
+      headers: t.height,
+      bestblockhash: t.hash,
+      difficulty: ctx.node.maker.difficulty(t.bits),
+      time: t.time,
+      mediantime: t.mediantime,
+      verificationprogress: 1,
+      initialblockdownload: false,
+      chainwork: t.chainwork.toString(16).padStart(64, '0'),
+      size_on_disk: sizeOnDisk,
+      pruned: false,
+      warnings: '',
+    };
+  },
+  getblockheader: (p, ctx) => {
+    const b = blockByHash(ctx, hashParam(p, 0, 'getblockheader', '"blockhash" ( verbose )', 'blockhash'));
+    if (!boolParam(p, 1, true)) return b.raw.subarray(0, b.headerSize).toString('hex');
+    return renderHeader(ctx.node.state, b);
+  },
+  getblock: (p, ctx) => {
+    const b = blockByHash(ctx, hashParam(p, 0, 'getblock', '"blockhash" ( verbosity )', 'blockhash'));
+    const verbosity = verbosityParam(p[1]);
+    if (verbosity <= 0) return b.raw.toString('hex');
+    return renderBlock(ctx.node.state, b, verbosity >= 2 ? 2 : 1, renderOpts(ctx));
   },
   getmempoolinfo: (_p, ctx) => {
     const m = ctx.node.state.mempool;
@@ -229,47 +305,74 @@ export const METHODS: Record<string, Method> = {
       unbroadcastcount: 0,
     };
   },
-  getnetworkhashps: (p, ctx) => {
-    const state = ctx.node.state;
-    let lookup = intParam(p, 0, 'getnetworkhashps', '( nblocks height )', 120);
-    const height = intParam(p, 1, 'getnetworkhashps', '( nblocks height )', -1);
-    const pb = height >= 0 && height < state.height ? state.best[height] : state.tip();
-    if (!pb || pb.height === 0) return 0;
-    if (lookup <= 0) lookup = (pb.height % ctx.node.options.retargetInterval) + 1;
-    if (lookup > pb.height) lookup = pb.height;
-    let minTime = pb.time;
-    let maxTime = pb.time;
-    const pb0 = state.best[pb.height - lookup] as StoredBlock;
-    for (let h = pb.height - 1; h >= pb.height - lookup; h--) {
-      const t = (state.best[h] as StoredBlock).time;
-      minTime = Math.min(minTime, t);
-      maxTime = Math.max(maxTime, t);
-    }
-    if (minTime === maxTime) return 0;
-    return Number(pb.chainwork - pb0.chainwork) / (maxTime - minTime);
-  },
-  generate: (p, ctx) => {
-    const n = intParam(p, 0, 'generate', 'nblocks', 1);
-    if (n < 0 || n > 10_000) throw new RpcError(-8, 'nblocks must be between 0 and 10000');
-    return ctx.mine(n);
-  },
-  devnet_reorg: (p, ctx) => {
-    const depth = intParam(p, 0, 'devnet_reorg', 'depth ( extra )', undefined);
-    const extra = intParam(p, 1, 'devnet_reorg', 'depth ( extra )', 1);
-    const r = ctx.reorg(depth, extra);
-    return { forkHeight: r.forkHeight, removed: r.removed, added: r.added };
-  },
-  devnet_truth: (_p, ctx) => ctx.truth(),
-  devnet_hash: (_p, ctx) => {
-    // Fingerprint of the best chain's bytes, for determinism checks across processes.
-    const parts = ctx.node.state.best.map((b) => sha256d(b.raw));
-    return sha256d(Buffer.concat(parts)).toString('hex');
-  },
 };
 
-/** Dispatches one call; unknown methods raise Core's -32601. */
+/** pearld's shapes (btcd's result structs), and the calls it answers differently or not at all. */
+const PEARLD: Record<string, Method> = {
+  getblockchaininfo: (_p, ctx) => {
+    const t = tip(ctx);
+    return {
+      chain: PEARL_DEVNET_CHAIN,
+      blocks: t.height,
+      headers: t.height,
+      bestblockhash: t.hash,
+      difficulty: ctx.node.maker.difficulty(t.bits),
+      mediantime: t.mediantime,
+      pruned: false,
+      softforks: [],
+    };
+  },
+  getblockheader: (p, ctx) => {
+    const b = blockByHash(ctx, hashParam(p, 0, 'getblockheader', '"blockhash" ( verbose )', 'blockhash'));
+    if (!boolParam(p, 1, true)) return b.raw.subarray(0, b.headerSize).toString('hex');
+    return renderPearlHeader(pearlBlock(ctx, b).header, pearlPlacement(ctx, b));
+  },
+  getblock: (p, ctx) => {
+    const b = blockByHash(ctx, hashParam(p, 0, 'getblock', '"blockhash" ( verbosity )', 'blockhash'));
+    const verbosity = verbosityParam(p[1]);
+    if (verbosity <= 0) return blockBytes(ctx.node.state, b).toString('hex');
+    const at = pearlPlacement(ctx, b);
+    return renderPearlBlock(pearlBlock(ctx, b), PEARL_DEVNET_HRP, at, verbosity >= 2 ? 2 : 1);
+  },
+  getmempoolinfo: (_p, ctx) => {
+    const m = ctx.node.state.mempool;
+    let bytes = 0;
+    for (const e of m) bytes += e.size;
+    return { size: m.length, bytes, cap: 300_000_000 };
+  },
+  getmempoolentry: () => {
+    throw new RpcError(-1, 'Command unimplemented');
+  },
+  version: () => ({
+    pearldjsonrpcapi: {
+      versionstring: '1.3.0',
+      major: 1,
+      minor: 3,
+      patch: 0,
+      prerelease: '',
+      buildmetadata: '',
+    },
+  }),
+};
+
+function verbosityParam(v: unknown): number {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'number') return v;
+  if (v !== undefined && v !== null) throw typeError(v, 'number');
+  return 1;
+}
+
+const TABLES = { pearl: { ...COMMON, ...PEARLD }, bitcoin: { ...COMMON, ...CORE } };
+
+/** The method table of a node's dialect. */
+export function methodsOf(node: DevnetNode): Record<string, Method> {
+  return TABLES[node.dialect.name];
+}
+
+/** Dispatches one call; unknown methods raise -32601 "Method not found" (as Core and pearld do). */
 export function dispatch(ctx: RpcContext, method: string, params: unknown = []): unknown {
-  const fn = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+  const methods = methodsOf(ctx.node);
+  const fn = Object.hasOwn(methods, method) ? methods[method] : undefined;
   if (!fn) throw new RpcError(-32601, 'Method not found');
   if (!Array.isArray(params)) {
     if (params === null || params === undefined) return fn([], ctx);

@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevnet, type Devnet, RpcError } from './index.js';
+import { createDevnet, type Devnet } from './index.js';
 
 let d: Devnet;
 let server: { url: string; close(): Promise<void> };
@@ -16,12 +21,17 @@ async function post(body: unknown, headers: Record<string, string> = { authoriza
 }
 
 beforeAll(async () => {
-  d = createDevnet({ blocks: 30, coinbaseMaturity: 5, proofSize: [100, 200], addressFormat: 'addresses' });
+  d = createDevnet({
+    dialect: 'bitcoin',
+    blocks: 30,
+    coinbaseMaturity: 5,
+    addressFormat: 'addresses',
+  });
   server = await d.listen({ user: 'alice', password: 'secret' });
 });
 afterAll(async () => server.close());
 
-describe('JSON-RPC over HTTP', () => {
+describe('JSON-RPC over HTTP, Bitcoin Core dialect', () => {
   it('answers Core-style calls', async () => {
     const r = await post({ jsonrpc: '1.0', id: 'a', method: 'getblockcount', params: [] });
     expect(r.status).toBe(200);
@@ -75,27 +85,6 @@ describe('JSON-RPC over HTTP', () => {
     expect(parse.json.error.code).toBe(-32700);
   });
 
-  it('handles certificates', async () => {
-    let withCert: string | undefined;
-    let without: string | undefined;
-    for (let h = 1; h <= 30 && (!withCert || !without); h++) {
-      const hash = (await d.rpc('getblockhash', [h])) as string;
-      const b = (await d.rpc('getblock', [hash])) as { certificate?: unknown };
-      if (b.certificate) withCert = hash;
-      else without = hash;
-    }
-    const c = (await d.rpc('getblockcertificate', [withCert])) as Record<string, unknown>;
-    expect(c).not.toHaveProperty('proof');
-    expect(c.proofCommitment).toMatch(/^[0-9a-f]{64}$/);
-    const full = (await d.rpc('getblockcertificate', [withCert, true])) as { proof: string };
-    expect(full.proof.length).toBeGreaterThanOrEqual(200);
-    await expect(d.rpc('getblockcertificate', [without])).rejects.toMatchObject({
-      code: -5,
-      message: 'Block has no certificate',
-    });
-    await expect(d.rpc('getblockcertificate', ['00'.repeat(32)])).rejects.toBeInstanceOf(RpcError);
-  });
-
   it('supports batches', async () => {
     const r = await post([
       { id: 1, method: 'getblockcount' },
@@ -130,5 +119,90 @@ describe('JSON-RPC over HTTP', () => {
     const truth = (await post({ id: 1, method: 'devnet_truth' })).json.result;
     expect(truth.height).toBe(before + 2);
     expect(truth).not.toHaveProperty('balances');
+  });
+});
+
+describe('JSON-RPC over HTTP(S), pearld dialect', () => {
+  let pearl: Devnet;
+  let dir: string;
+  let cert: string | null = null;
+  beforeAll(() => {
+    pearl = createDevnet({ blocks: 20, coinbaseMaturity: 5, proofSize: [100, 200] });
+    dir = mkdtempSync(join(tmpdir(), 'devnet-tls-'));
+    try {
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-days',
+          '2',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost,IP:127.0.0.1',
+          '-keyout',
+          join(dir, 'rpc.key'),
+          '-out',
+          join(dir, 'rpc.cert'),
+        ],
+        { stdio: 'ignore' },
+      );
+      cert = readFileSync(join(dir, 'rpc.cert'), 'utf8');
+    } catch {
+      console.log('openssl is not available: the TLS case is skipped');
+    }
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers errors with HTTP 200 and refuses bad credentials with pearld’s 401 body', async () => {
+    const s = await pearl.listen({ user: 'u', password: 'p' });
+    try {
+      const call = (body: unknown, user = 'u:p') =>
+        fetch(s.url, {
+          method: 'POST',
+          headers: { authorization: `Basic ${Buffer.from(user).toString('base64')}` },
+          body: JSON.stringify(body),
+        });
+      const missing = await call({ id: 1, method: 'estimatesmartfee', params: [6] });
+      expect(missing.status).toBe(200);
+      expect(await missing.json()).toMatchObject({ error: { code: -32601, message: 'Method not found' } });
+      const denied = await call({ id: 1, method: 'getblockcount', params: [] }, 'u:x');
+      expect(denied.status).toBe(401);
+      expect(await denied.text()).toBe('401 Unauthorized.\n');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('serves JSON-RPC over TLS with a certificate a client can pin', async (ctx) => {
+    if (!cert) return ctx.skip();
+    const s = await pearl.listen({
+      tls: { key: readFileSync(join(dir, 'rpc.key')), cert },
+    });
+    try {
+      expect(s.url).toMatch(/^https:/);
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = httpsRequest(s.url, { method: 'POST', ca: cert as string }, (res) => {
+          let text = '';
+          res.on('data', (c) => {
+            text += c;
+          });
+          res.on('end', () => resolve(text));
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ id: 1, method: 'getblockcount', params: [] }));
+      });
+      expect(JSON.parse(body)).toMatchObject({ result: 20 });
+      // Without the certificate the connection is refused: it is self-signed.
+      await expect(fetch(s.url, { method: 'POST', body: '{}' })).rejects.toThrow();
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { DialectName } from './chain/dialect.js';
 import { RpcError } from './rpc-error.js';
 
 /** Where and how to serve JSON-RPC. */
@@ -9,6 +11,10 @@ export interface ListenOptions {
   host?: string;
   user?: string;
   password?: string;
+  /** Serve HTTPS with this key and certificate (PEM), as pearld does by default; plain HTTP without. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+  /** Whose HTTP conventions to follow; set by the devnet from its own dialect. */
+  dialect?: DialectName;
 }
 
 /** A running RPC server. */
@@ -28,13 +34,15 @@ interface Reply {
   body: unknown;
 }
 
-function errorStatus(code: number): number {
+// Bitcoin Core maps error codes to HTTP statuses; pearld (like btcd) answers every JSON-RPC reply with 200.
+function errorStatus(code: number, dialect: DialectName): number {
+  if (dialect === 'pearl') return 200;
   if (code === -32601) return 404;
   if (code === -32600) return 400;
   return 500;
 }
 
-async function handleOne(call: Call, req: unknown): Promise<Reply> {
+async function handleOne(call: Call, req: unknown, dialect: DialectName): Promise<Reply> {
   const id = req !== null && typeof req === 'object' && 'id' in req ? (req as { id: unknown }).id : null;
   try {
     if (req === null || typeof req !== 'object' || Array.isArray(req))
@@ -47,7 +55,7 @@ async function handleOne(call: Call, req: unknown): Promise<Reply> {
     const e =
       err instanceof RpcError ? err : new RpcError(-1, err instanceof Error ? err.message : String(err));
     return {
-      status: errorStatus(e.code),
+      status: errorStatus(e.code, dialect),
       body: { result: null, error: { code: e.code, message: e.message }, id },
     };
   }
@@ -68,12 +76,21 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/** Serves Core-style JSON-RPC 1.0 over HTTP POST / (batches, basic auth, Core's HTTP status codes). */
+/**
+ * Serves JSON-RPC 1.0 over HTTP(S) POST / (batches, basic auth), with the HTTP conventions of the dialect:
+ * Core's statuses per error code, or pearld's 200 for every reply and its 401 body.
+ */
 export function startRpcServer(call: Call, opts: ListenOptions = {}): Promise<RpcServerHandle> {
-  const server = createServer((req, res) => {
+  const dialect = opts.dialect ?? 'bitcoin';
+  const listener: RequestListener = (req, res) => {
     if (!authorized(req, opts.user, opts.password)) {
-      res.writeHead(401, { 'www-authenticate': 'Basic realm="jsonrpc"', 'content-length': 0 });
-      res.end();
+      const body = dialect === 'pearl' ? '401 Unauthorized.\n' : '';
+      const realm = dialect === 'pearl' ? 'pearld RPC' : 'jsonrpc';
+      res.writeHead(401, {
+        'www-authenticate': `Basic realm="${realm}"`,
+        'content-length': Buffer.byteLength(body),
+      });
+      res.end(body);
       return;
     }
     if (req.method !== 'POST') {
@@ -101,21 +118,33 @@ export function startRpcServer(call: Call, opts: ListenOptions = {}): Promise<Rp
       try {
         parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
-        send(res, 500, { result: null, error: { code: -32700, message: 'Parse error' }, id: null });
+        send(res, errorStatus(-32700, dialect), {
+          result: null,
+          error: { code: -32700, message: 'Parse error' },
+          id: null,
+        });
         return;
       }
       const done = Array.isArray(parsed)
-        ? Promise.all(parsed.map((r) => handleOne(call, r))).then((rs) => ({
+        ? Promise.all(parsed.map((r) => handleOne(call, r, dialect))).then((rs) => ({
             status: 200,
             body: rs.map((r) => r.body),
           }))
-        : handleOne(call, parsed);
+        : handleOne(call, parsed, dialect);
       done.then(
         (r) => send(res, r.status, r.body),
-        (err) => send(res, 500, { result: null, error: { code: -1, message: String(err) }, id: null }),
+        (err) =>
+          send(res, errorStatus(-1, dialect), {
+            result: null,
+            error: { code: -1, message: String(err) },
+            id: null,
+          }),
       );
     });
-  });
+  };
+  const server = opts.tls
+    ? createTlsServer({ key: opts.tls.key, cert: opts.tls.cert }, listener)
+    : createServer(listener);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     const host = opts.host ?? '127.0.0.1';
@@ -123,7 +152,7 @@ export function startRpcServer(call: Call, opts: ListenOptions = {}): Promise<Rp
       const port = (server.address() as AddressInfo).port;
       const urlHost = host.includes(':') ? `[${host}]` : host;
       resolve({
-        url: `http://${urlHost}:${port}/`,
+        url: `${opts.tls ? 'https' : 'http'}://${urlHost}:${port}/`,
         port,
         close: () =>
           new Promise<void>((done) => {

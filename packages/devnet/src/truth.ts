@@ -1,7 +1,6 @@
-import { toDisplayHex } from './chain/hash.js';
-import { addressToScript } from './chain/script.js';
+import { decodeTx, toDisplayHex } from '@explorer/chain';
+import type { Dialect } from './chain/dialect.js';
 import type { ChainState, StoredBlock } from './chain/state.js';
-import { parseTx } from './chain/tx.js';
 
 /** Per-address figures over the best chain (confirmed only). */
 export interface AddressTruth {
@@ -12,12 +11,20 @@ export interface AddressTruth {
   utxos: number;
 }
 
-/** Certificate statistics over the best chain. */
+/** Certificate statistics over the best chain (empty in the Bitcoin dialect). */
 export interface CertificateTruth {
   total: number;
   byVersion: Record<string, number>;
   moe: number;
   proofBytes: { min: number; max: number; sum: number };
+  /** Certificates above genesis whose header does not carry their commitment: the devnet never makes one. */
+  commitmentFailures: number;
+  /** Certificates per matrix shape `m×n×k` (versions 1–3, genesis excluded). */
+  shapes: Record<string, number>;
+  /** Certificates per rank (versions 1–3, genesis excluded). */
+  ranks: Record<string, number>;
+  /** The first height of each certificate version. */
+  firstHeight: Record<string, number>;
 }
 
 /** What the devnet knows about its current best chain; amounts are base units as decimal strings. */
@@ -26,11 +33,14 @@ export interface ChainTruth {
   tipHash: string;
   /** Includes coinbases. */
   txCount: number;
+  /** Σ subsidy by the emission schedule. */
   emitted: string;
+  /** Σ subsidy coinbases did not claim. */
+  unclaimed: string;
   fees: string;
   opReturnValue: string;
   burnAddressBalance: string;
-  /** Σ value of the unspent set, OP_RETURN outputs excluded. */
+  /** Σ value of the unspent set, OP_RETURN outputs excluded: emitted − unclaimed − opReturnValue. */
   utxoValue: string;
   utxoCount: number;
   blocksByPool: Record<string, number>;
@@ -43,19 +53,19 @@ export interface ChainTruth {
 /** ChainTruth without the balances function (what devnet_truth returns over RPC). */
 export type ChainTruthData = Omit<ChainTruth, 'balances'>;
 
-function addressTruth(best: StoredBlock[], address: string): AddressTruth {
-  const target = addressToScript(address);
-  let received = 0;
-  let sent = 0;
+function addressTruth(best: StoredBlock[], dialect: Dialect, address: string): AddressTruth {
+  const target = dialect.addressScript(address);
+  let received = 0n;
+  let sent = 0n;
   let txCount = 0;
-  const mine = new Map<string, number>();
+  const mine = new Map<string, bigint>();
   if (target) {
     for (const block of best) {
       for (let i = 0; i < block.txids.length; i++) {
         const raw = block.raw.subarray(block.offsets[i], block.offsets[i + 1]);
         // Most txs neither pay the address nor can spend from it; skip parsing those.
         if (mine.size === 0 && raw.indexOf(target) < 0) continue;
-        const { tx } = parseTx(raw);
+        const tx = decodeTx(raw);
         let involved = false;
         if (i > 0 && mine.size > 0) {
           for (const input of tx.inputs) {
@@ -69,7 +79,7 @@ function addressTruth(best: StoredBlock[], address: string): AddressTruth {
           }
         }
         tx.outputs.forEach((o, vout) => {
-          if (o.script.equals(target)) {
+          if (Buffer.from(o.script).equals(target)) {
             received += o.value;
             mine.set(`${block.txids[i]}:${vout}`, o.value);
             involved = true;
@@ -89,7 +99,7 @@ function addressTruth(best: StoredBlock[], address: string): AddressTruth {
 }
 
 /** Assembles ChainTruth from per-block running totals; balances() scans the chain on demand. */
-export function chainTruth(state: ChainState, busyAddresses: string[]): ChainTruth {
+export function chainTruth(state: ChainState, busyAddresses: string[], dialect: Dialect): ChainTruth {
   const tip = state.tip() as StoredBlock;
   const best = state.best.slice();
   const blocksByPool: Record<string, number> = {};
@@ -99,6 +109,13 @@ export function chainTruth(state: ChainState, busyAddresses: string[]): ChainTru
     byVersion: {},
     moe: 0,
     proofBytes: { min: 0, max: 0, sum: 0 },
+    commitmentFailures: 0,
+    shapes: {},
+    ranks: {},
+    firstHeight: {},
+  };
+  const count = (rec: Record<string, number>, key: string | number) => {
+    rec[key] = (rec[key] ?? 0) + 1;
   };
   for (const b of best) {
     blocksByPool[b.pool] = (blocksByPool[b.pool] ?? 0) + 1;
@@ -110,8 +127,13 @@ export function chainTruth(state: ChainState, busyAddresses: string[]): ChainTru
     pb.max = Math.max(pb.max, c.proofLength);
     pb.sum += c.proofLength;
     certificates.total++;
-    certificates.byVersion[c.version] = (certificates.byVersion[c.version] ?? 0) + 1;
+    count(certificates.byVersion, c.version);
+    certificates.firstHeight[c.version] ??= b.height;
     if (c.isMoE) certificates.moe++;
+    if (c.shape) {
+      count(certificates.shapes, `${c.shape.m}×${c.shape.n}×${c.shape.k}`);
+      count(certificates.ranks, c.shape.rank);
+    }
   }
   const cache = new Map<string, AddressTruth>();
   return {
@@ -119,6 +141,7 @@ export function chainTruth(state: ChainState, busyAddresses: string[]): ChainTru
     tipHash: tip.hash,
     txCount: tip.cum.txs,
     emitted: String(tip.cum.emitted),
+    unclaimed: String(tip.cum.unclaimed),
     fees: String(tip.cum.fees),
     opReturnValue: String(tip.cum.opReturn),
     burnAddressBalance: String(tip.cum.burn),
@@ -131,7 +154,7 @@ export function chainTruth(state: ChainState, busyAddresses: string[]): ChainTru
     balances(address: string): AddressTruth {
       let r = cache.get(address);
       if (!r) {
-        r = addressTruth(best, address);
+        r = addressTruth(best, dialect, address);
         cache.set(address, r);
       }
       return r;

@@ -4,7 +4,7 @@ import { decodeSegwitAddress } from '../address.js';
 import { ByteReader, DecodeError } from '../bytes/reader.js';
 import { ratioDifficulty } from '../difficulty.js';
 import { fromDisplayHex, sha256d, toDisplayHex } from '../hash.js';
-import { decodeTx } from '../tx.js';
+import { type DecodedTx, decodeTx } from '../tx.js';
 import { decodePearlBlock, decodePearlHeaders } from './block.js';
 import {
   CERTIFICATE_LIMITS,
@@ -252,7 +252,7 @@ describe('certificates', () => {
     expect(certificateCommitment(cert)).toBe(v.proof_commitment_display_computed);
     expect(toDisplayHex(sha256d(Buffer.from([4, 0, 0, 0, 1])))).toBe(v.proof_commitment_display_computed);
     const mutated = Buffer.from(ancestor);
-    mutated[107] ^= 0xff;
+    mutated[107] = (mutated[107] as number) ^ 0xff;
     expect(certificateCommitment({ ...cert, ancestorHeaders: [mutated] } as never)).toBe(
       certificateCommitment(cert),
     );
@@ -379,12 +379,12 @@ describe('certificates', () => {
     expect(certificateProblems(good, header)).toEqual([]);
     expect(certificateProblems({ ...good, proof: new Uint8Array(0) }, header)).toEqual(['empty proof data']);
     const flippedPublic = Buffer.from(publicData);
-    flippedPublic[0] ^= 1;
+    flippedPublic[0] = (flippedPublic[0] as number) ^ 1;
     expect(certificateProblems({ ...good, publicData: flippedPublic }, header)[0]).toMatch(
       /^proof commitment mismatch/,
     );
     const flippedHash = fromDisplayHex(header.hash);
-    flippedHash[0] ^= 1;
+    flippedHash[0] = (flippedHash[0] as number) ^ 1;
     expect(certificateProblems({ ...good, blockHash: toDisplayHex(flippedHash) }, header)[0]).toMatch(
       /^block hash mismatch/,
     );
@@ -514,7 +514,9 @@ describe('addresses and transactions', () => {
       expect(tx.vsize, v.name).toBe(v.vsize_computed);
       expect(tx.version).toBe(v.decoded.version);
     }
-    const [single, multi, p2mr] = a.tx_vectors.map((v: { hex: string }) => decodeTx(bytes(v.hex)));
+    const [single, multi, p2mr]: DecodedTx[] = a.tx_vectors.map((v: { hex: string }) =>
+      decodeTx(bytes(v.hex)),
+    );
     const d0 = a.tx_vectors[0].decoded;
     expect(
       single!.inputs.map((i) => ({ txid: toDisplayHex(i.prevTxid), vout: i.vout, sequence: i.sequence })),
@@ -525,7 +527,7 @@ describe('addresses and transactions', () => {
         sequence: i.sequence,
       })),
     );
-    const outs = (t: typeof single) =>
+    const outs = (t: DecodedTx | undefined) =>
       t!.outputs.map((o) => ({ value: Number(o.value), pkScript: Buffer.from(o.script).toString('hex') }));
     expect(outs(single)).toEqual(d0.outputs);
     expect(single!.inputs[0]!.witness.map((w) => w.length)).toEqual([64]);

@@ -1,5 +1,5 @@
+import { encodeTx, type Tx } from '@explorer/chain';
 import type { Coin, TxEntry } from './state.js';
-import { encodeTx, type Tx } from './tx.js';
 
 /** An output of a tx being built; key set when the output is wallet-spendable (becomes a Coin). */
 export interface PlannedOutput {
@@ -51,7 +51,7 @@ export function makeEntry(
     size: enc.size,
     vsize: enc.vsize,
     weight: enc.weight,
-    segwit: enc.segwit,
+    segwit: enc.hasWitness,
     fee: opts.fee,
     time: opts.time,
     height: opts.height,

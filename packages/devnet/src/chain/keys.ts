@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
-import { hash160, sha256 } from './hash.js';
+import { hash160, p2mrScript, sha256, taggedHash } from '@explorer/chain';
+import type { Dialect } from './dialect.js';
 import type { Rng } from './rng.js';
 import { p2pkh, p2sh, p2tr, p2wpkh, p2wsh, pushData } from './script.js';
 
-/** How a wallet key is locked, which decides its scriptPubKey and how inputs spending it look. */
-export type KeyKind = 'p2pkh' | 'p2sh-p2wpkh' | 'p2wpkh' | 'p2wsh' | 'p2tr';
+/**
+ * How a wallet key is locked, which decides its scriptPubKey and how inputs spending it look. `p2mr` is
+ * Pearl's pay-to-merkle-root (witness v2) over a single `<key> OP_CHECKSIG` leaf.
+ */
+export type KeyKind = 'p2pkh' | 'p2sh-p2wpkh' | 'p2wpkh' | 'p2wsh' | 'p2tr' | 'p2mr';
 
 /** Everything needed to pay to and spend from one simulated key. */
 export interface KeyInfo {
@@ -13,15 +17,6 @@ export interface KeyInfo {
   script: Buffer;
   pubkey: Buffer;
 }
-
-const KIND_WEIGHTS: [KeyKind, number][] = [
-  ['p2wpkh', 45],
-  ['p2tr', 20],
-  ['p2pkh', 15],
-  ['p2sh-p2wpkh', 12],
-  ['p2wsh', 8],
-];
-const KIND_TABLE: KeyKind[] = KIND_WEIGHTS.flatMap(([k, w]) => Array<KeyKind>(w).fill(k));
 
 function scriptFor(kind: KeyKind, pubkey: Buffer): Buffer {
   switch (kind) {
@@ -35,6 +30,8 @@ function scriptFor(kind: KeyKind, pubkey: Buffer): Buffer {
       return p2wsh(sha256(witnessScript(pubkey)));
     case 'p2tr':
       return p2tr(pubkey.subarray(1));
+    case 'p2mr':
+      return p2mrScript(taggedHash('TapLeaf', Buffer.from([0xc0, 34]), leafScript(pubkey)));
   }
 }
 
@@ -42,15 +39,25 @@ function witnessScript(pubkey: Buffer): Buffer {
   return Buffer.concat([Buffer.from([33]), pubkey, Buffer.from([0xac])]);
 }
 
+/** The one leaf of a devnet P2MR tree: `<x-only key> OP_CHECKSIG`. */
+function leafScript(pubkey: Buffer): Buffer {
+  return Buffer.concat([Buffer.from([32]), pubkey.subarray(1), Buffer.from([0xac])]);
+}
+
 /** Keys are derived from (seed, id) on demand so a million addresses cost no memory; a few hot ones are cached. */
 export class KeyRing {
   private readonly seed: Buffer;
   private readonly cache = new Map<number, KeyInfo>();
   private readonly overrides = new Map<number, KeyKind>();
+  private readonly kinds: KeyKind[];
   private nextId = 0;
 
-  constructor(seed: string) {
+  constructor(
+    seed: string,
+    private readonly dialect: Dialect,
+  ) {
     this.seed = createHash('sha256').update(`devnet-keys:${seed}`).digest();
+    this.kinds = dialect.keyKinds.flatMap(([k, w]) => Array<KeyKind>(w).fill(k));
   }
 
   /** Allocates a fresh key id. */
@@ -66,7 +73,7 @@ export class KeyRing {
   /** Allocates a key of a fixed kind that stays cached (pools, exchanges, services). */
   special(kind: KeyKind): number {
     const id = this.fresh();
-    this.overrides.set(id, kind);
+    this.overrides.set(id, this.dialect.keyKind(kind));
     this.cache.set(id, this.derive(id));
     return id;
   }
@@ -80,7 +87,7 @@ export class KeyRing {
     const idBuf = Buffer.allocUnsafe(4);
     idBuf.writeUInt32LE(id >>> 0, 0);
     const h = createHash('sha256').update(this.seed).update(idBuf).digest();
-    const kind = this.overrides.get(id) ?? (KIND_TABLE[(h[0] as number) % KIND_TABLE.length] as KeyKind);
+    const kind = this.overrides.get(id) ?? (this.kinds[(h[0] as number) % this.kinds.length] as KeyKind);
     const pubkey = Buffer.concat([Buffer.from([2 + ((h[1] as number) & 1)]), h]);
     return { id, kind, script: scriptFor(kind, pubkey), pubkey };
   }
@@ -120,5 +127,11 @@ export function unlock(key: KeyInfo, rng: Rng): { scriptSig: Buffer; witness: Bu
       return { scriptSig: Buffer.alloc(0), witness: [fakeDerSignature(rng), witnessScript(key.pubkey)] };
     case 'p2tr':
       return { scriptSig: Buffer.alloc(0), witness: [rng.bytes(64)] };
+    case 'p2mr':
+      // Signature, the leaf script, and a one-byte control block (leaf version 0xc0, parity 1), as Pearl wallets spend.
+      return {
+        scriptSig: Buffer.alloc(0),
+        witness: [rng.bytes(64), leafScript(key.pubkey), Buffer.from([0xc1])],
+      };
   }
 }

@@ -1,56 +1,60 @@
 import {
-  bitsToDifficulty,
-  bitsToTarget,
   blockWork,
+  compactToTarget,
+  decodeTx,
+  encodePearlHeader,
+  fromDisplayHex,
   merkleRoot,
-  POW_LIMIT_BITS,
-  serializeBlock,
-  serializeHeader,
-  targetToBits,
-} from './block.js';
+  PEARL_NETWORKS,
+  ratioDifficulty,
+  sha256d,
+  type Tx,
+  type TxInput,
+  targetToCompact,
+  toDisplayHex,
+} from '@explorer/chain';
+import { POW_LIMIT_BITS, serializeBlock, serializeHeader } from './block.js';
+import {
+  type CertificateForks,
+  type CertificatePlan,
+  certificateSize,
+  certificateVersion,
+  genesisCertificate,
+  headerCommitment,
+  planCertificate,
+} from './certificate.js';
+import type { Dialect } from './dialect.js';
 import { makeEntry, type PlannedOutput } from './entry.js';
-import { fromDisplayHex, sha256, sha256d, toDisplayHex } from './hash.js';
 import type { KeyRing } from './keys.js';
 import type { MinerSet } from './pools.js';
-import { fastBytes, type Rng } from './rng.js';
-import { pushData, pushNumber, scriptAddress } from './script.js';
-import type { CertificateMeta, ChainState, Cumulative, StoredBlock, TxEntry } from './state.js';
-import type { Tx } from './tx.js';
+import type { Rng } from './rng.js';
+import { pushData, pushNumber } from './script.js';
+import type { ChainState, Cumulative, StoredBlock, TxEntry } from './state.js';
 import type { Wallet } from './wallet.js';
 
 /** Consensus-ish parameters the block maker needs. */
 export interface MinerParams {
   genesisTime: number;
   targetSpacing: number;
-  halvingInterval: number;
   retargetInterval: number;
-  certificateRate: number;
   proofSize: [number, number];
+  forks: CertificateForks;
 }
 
-const INITIAL_SUBSIDY = 5_000_000_000;
 const ZERO32 = Buffer.alloc(32);
-
-/** Block subsidy at a height: 50 coins halving every interval, zero after 64 halvings (as Bitcoin). */
-export function subsidyAt(height: number, halvingInterval: number): number {
-  const halvings = Math.floor(height / halvingInterval);
-  return halvings >= 64 ? 0 : Math.floor(INITIAL_SUBSIDY / 2 ** halvings);
-}
-
-/** Regenerates a certificate's proof bytes (cheap, so they are never stored). */
-export function certificateProof(c: CertificateMeta): Buffer {
-  return fastBytes(c.proofSeed, c.proofLength);
-}
-
-// Long-lived small buffers must not be slices of Node's shared allocation pool (they would pin 8 kB slabs).
-function unpooled(b: Buffer): Buffer {
-  const out = Buffer.allocUnsafeSlow(b.length);
-  b.copy(out);
-  return out;
-}
+/** pearld's regtest pow limit: the devnet's Pearl chain is mined against it. */
+export const PEARL_DEVNET_POW_LIMIT = PEARL_NETWORKS.regtest.powLimitBits;
+/** Blocks over which a Pearl retarget spreads the error of one block interval (a WTEMA-like smoothing). */
+const PEARL_SMOOTHING = 72;
+const GENESIS_MESSAGE = Buffer.from(
+  'explorer devnet: a simulated Pearl chain, mined against regtest limits',
+  'latin1',
+);
 
 /** Builds coinbases, headers and certificates, and connects blocks made of mempool entries. */
 export class BlockMaker {
+  private readonly powLimitBits: number;
+
   constructor(
     private readonly state: ChainState,
     private readonly keys: KeyRing,
@@ -59,7 +63,15 @@ export class BlockMaker {
     private readonly miners: MinerSet,
     private readonly wallet: Wallet,
     private readonly attribute: (addresses: string[], scriptSig: Uint8Array) => string,
-  ) {}
+    private readonly dialect: Dialect,
+  ) {
+    this.powLimitBits = dialect.name === 'pearl' ? PEARL_DEVNET_POW_LIMIT : POW_LIMIT_BITS;
+  }
+
+  /** The difficulty a node of this dialect reports for these bits. */
+  difficulty(bits: number): number {
+    return ratioDifficulty(this.powLimitBits, bits);
+  }
 
   // Simulated network hashrate in difficulty-1 units: grows then wobbles, so retargets visibly move difficulty.
   private hashrate(h: number): number {
@@ -68,24 +80,33 @@ export class BlockMaker {
   }
 
   private nextBits(h: number, prev: StoredBlock | undefined): number {
-    if (!prev) return POW_LIMIT_BITS;
-    const r = this.params.retargetInterval;
-    if (h % r !== 0) return prev.bits;
-    const first = this.state.best[h - r];
-    if (!first) return prev.bits;
-    const span = r * this.params.targetSpacing;
-    const actual = Math.min(span * 4, Math.max(span / 4, prev.time - first.time));
-    let target = (bitsToTarget(prev.bits) * BigInt(Math.round(actual))) / BigInt(span);
-    const limit = bitsToTarget(POW_LIMIT_BITS);
-    if (target > limit) target = limit;
-    return targetToBits(target);
+    if (!prev) return this.powLimitBits;
+    const limit = compactToTarget(this.powLimitBits);
+    const spacing = this.params.targetSpacing;
+    let target: bigint;
+    if (this.dialect.name === 'pearl') {
+      // Pearl retargets every block: each interval moves the target by its error, smoothed over many blocks.
+      const before = this.state.best[h - 2];
+      const dt = before ? Math.max(1, Math.min(spacing * 6, prev.time - before.time)) : spacing;
+      const n = BigInt(PEARL_SMOOTHING * spacing);
+      target = (compactToTarget(prev.bits) * (n + BigInt(Math.round(dt - spacing)))) / n;
+    } else {
+      const r = this.params.retargetInterval;
+      if (h % r !== 0) return prev.bits;
+      const first = this.state.best[h - r];
+      if (!first) return prev.bits;
+      const span = r * spacing;
+      const actual = Math.min(span * 4, Math.max(span / 4, prev.time - first.time));
+      target = (compactToTarget(prev.bits) * BigInt(Math.round(actual))) / BigInt(span);
+    }
+    return targetToCompact(target > limit ? limit : target);
   }
 
   private nextTime(h: number, prev: StoredBlock | undefined, bits: number, forced?: number): number {
     if (!prev) return forced ?? this.params.genesisTime;
     const floor = prev.mediantime + 1;
     if (forced !== undefined) return Math.max(floor, forced);
-    const mean = (this.params.targetSpacing * bitsToDifficulty(bits)) / this.hashrate(h);
+    const mean = (this.params.targetSpacing * this.difficulty(bits)) / this.hashrate(h);
     const dt = Math.min(mean * 20, Math.max(1, Math.round(-Math.log(1 - this.rng.float()) * mean)));
     let t = prev.time + dt;
     // Real miners' clocks disagree a little: now and then a block is stamped before its parent.
@@ -100,7 +121,32 @@ export class BlockMaker {
     return times[Math.floor(times.length / 2)] as number;
   }
 
-  private coinbase(h: number, fees: number, witnessRoot: Buffer | undefined, time: number): TxEntry {
+  // Pearl's genesis: its coinbase claims nothing (subsidy(0) = 0) and pays a zero OP_RETURN, as pearld's does.
+  private genesisCoinbase(time: number): TxEntry {
+    const tx: Tx = {
+      version: 1,
+      inputs: [
+        {
+          prevTxid: ZERO32,
+          vout: 0xffffffff,
+          scriptSig: Buffer.concat([Buffer.from('04ffff001d0104', 'hex'), pushData(GENESIS_MESSAGE)]),
+          sequence: 0xffffffff,
+          witness: [],
+        },
+      ],
+      outputs: [{ value: 0n, script: Buffer.from([0x6a]) }],
+      locktime: 0,
+    };
+    return makeEntry(tx, [], [{ value: 0, script: Buffer.from([0x6a]) }], {
+      fee: 0,
+      time,
+      height: 0,
+      coinbase: true,
+      isBurn: this.wallet.isBurn,
+    });
+  }
+
+  private coinbase(h: number, reward: number, witnessRoot: Buffer | undefined, time: number): TxEntry {
     const rng = this.rng;
     const miner = this.miners.draw(rng);
     const tag = miner ? Buffer.from(miner.tag, 'utf8') : undefined;
@@ -109,7 +155,6 @@ export class BlockMaker {
       ...(tag ? [pushData(tag)] : []),
       pushData(rng.bytes(rng.chance(0.5) ? 8 : 12)),
     ]);
-    const reward = subsidyAt(h, this.params.halvingInterval) + fees;
     let payIds: number[];
     if (!miner || miner.freshPayout) payIds = [this.keys.fresh()];
     else if (miner.payoutIds.length > 1 && rng.chance(0.3)) payIds = miner.payoutIds;
@@ -122,7 +167,7 @@ export class BlockMaker {
     for (const o of outs.slice(0, -1)) rest -= o.value;
     (outs[outs.length - 1] as PlannedOutput).value = rest;
     if (witnessRoot) {
-      const commitment = sha256d(Buffer.concat([witnessRoot, ZERO32]));
+      const commitment = sha256d(witnessRoot, ZERO32);
       outs.push({
         value: 0,
         script: Buffer.concat([Buffer.from([0x6a, 0x24, 0xaa, 0x21, 0xa9, 0xed]), commitment]),
@@ -139,31 +184,39 @@ export class BlockMaker {
           witness: witnessRoot ? [ZERO32] : [],
         },
       ],
-      outputs: outs.map((o) => ({ value: o.value, script: o.script })),
+      outputs: outs.map((o) => ({ value: BigInt(o.value), script: o.script })),
       locktime: 0,
     };
     return makeEntry(tx, [], outs, { fee: 0, time, height: h, coinbase: true, isBurn: this.wallet.isBurn });
   }
 
-  private certificate(): CertificateMeta | undefined {
-    const rng = this.rng;
-    if (!rng.chance(this.params.certificateRate)) return undefined;
-    const [min, max] = this.params.proofSize;
-    const meta: CertificateMeta = {
-      version: 1 + rng.weighted([4, 3, 2, 1]),
-      proofCommitment: '',
-      publicData: unpooled(rng.bytes(rng.range(32, 320))),
-      proofLength: rng.range(min, max),
-      proofSeed: rng.u32(),
-      isMoE: rng.chance(0.3),
-    };
-    meta.proofCommitment = sha256(certificateProof(meta)).toString('hex');
-    return meta;
+  // Headers of the ancestors a v4 certificate may carry, parent first.
+  private ancestorHeaders(h: number, n: number): Buffer[] {
+    const out: Buffer[] = [];
+    for (let i = 1; i <= n && h - i >= 0; i++) {
+      const b = this.state.best[h - i] as StoredBlock;
+      out.push(b.raw.subarray(0, b.headerSize));
+    }
+    return out;
+  }
+
+  private certificate(h: number): CertificatePlan | undefined {
+    if (this.dialect.name !== 'pearl') return undefined;
+    if (h === 0) return genesisCertificate();
+    const [parent] = this.ancestorHeaders(h, 1);
+    return planCertificate(
+      this.rng,
+      certificateVersion(this.params.forks, h),
+      this.params.proofSize,
+      parent ?? null,
+      Math.min(h, 2),
+    );
   }
 
   /** Mines a block on the tip from the given (already applied, topologically ordered) mempool entries. */
   mine(txs: TxEntry[], opts: { time?: number; coinbase?: TxEntry; nonce?: number } = {}): StoredBlock {
     const state = this.state;
+    const pearl = this.dialect.name === 'pearl';
     const prev = state.tip();
     const h = state.height + 1;
     const bits = this.nextBits(h, prev);
@@ -174,21 +227,45 @@ export class BlockMaker {
       fees += e.fee;
       if (e.segwit) segwit = true;
     }
+    const subsidy = this.dialect.subsidy(h);
+    // Now and then a Pearl miner claims less than the subsidy: that part is never emitted to anyone.
+    const unclaimed = pearl && h > 0 && this.rng.chance(0.02) ? this.rng.range(1, Math.min(subsidy, 1e8)) : 0;
     const witnessRoot = segwit ? merkleRoot([ZERO32, ...txs.map((e) => fromDisplayHex(e.wtxid))]) : undefined;
-    const cb = opts.coinbase ?? this.coinbase(h, fees, witnessRoot, time);
+    const cb =
+      opts.coinbase ??
+      (pearl && h === 0
+        ? this.genesisCoinbase(time)
+        : this.coinbase(h, subsidy - unclaimed + fees, witnessRoot, time));
     const entries = [cb, ...txs];
     const root = merkleRoot(entries.map((e) => fromDisplayHex(e.txid)));
     const version = this.rng.chance(0.3) ? (0x20000000 | (this.rng.u32() & 0x1fffe000)) >>> 0 : 0x20000000;
-    const header = serializeHeader({
-      version,
-      prev: prev ? fromDisplayHex(prev.hash) : ZERO32,
-      merkleRoot: root,
-      time,
-      bits,
-      nonce: opts.nonce ?? this.rng.u32(),
-    });
+    const certificate = this.certificate(h);
+    const prevHash = prev ? prev.hash : '0'.repeat(64);
+    let header: Buffer;
+    let nonce: number | null = null;
+    if (certificate) {
+      header = encodePearlHeader({
+        version: h === 0 ? 1 : version | 0,
+        prevHash,
+        merkleRoot: toDisplayHex(root),
+        time,
+        bits,
+        proofCommitment: headerCommitment(certificate),
+      });
+    } else {
+      nonce = opts.nonce ?? this.rng.u32();
+      header = serializeHeader({
+        version,
+        prev: fromDisplayHex(prevHash),
+        merkleRoot: root,
+        time,
+        bits,
+        nonce,
+      });
+    }
     const hash = toDisplayHex(sha256d(header));
     const { raw, offsets } = serializeBlock(
+      new Uint8Array(0),
       header,
       entries.map((e) => e.bytes),
     );
@@ -199,31 +276,28 @@ export class BlockMaker {
       witnessBytes += e.size - (e.weight - e.size) / 3;
       feeArr[i] = e.fee;
     });
-    const cbTx = cb.bytes;
-    const cbAddresses = cb.created.map((c) => scriptAddress(this.keys.info(c.key).script) as string);
-    const scriptSigStart = cbTx[4] === 0 ? 6 : 4;
-    const scriptSigLen = cbTx[scriptSigStart + 37] as number;
-    const cbScriptSig = cbTx.subarray(scriptSigStart + 38, scriptSigStart + 38 + scriptSigLen);
+    const cbAddresses = cb.created.map((c) => this.dialect.address(this.keys.info(c.key).script) as string);
+    const coinbaseScript = (decodeTx(cb.bytes).inputs[0] as TxInput).scriptSig;
     const p = prev?.cum;
-    let dOpReturn = 0;
-    let dUtxoValue = 0;
+    let dOpReturn = 0n;
+    let dUtxoValue = 0n;
     let dUtxoCount = 0;
-    let dBurn = 0;
+    let dBurn = 0n;
     for (const e of entries) {
-      dOpReturn += e.opReturnValue;
-      dUtxoValue += e.outValue - e.inValue;
+      dOpReturn += BigInt(e.opReturnValue);
+      dUtxoValue += BigInt(e.outValue - e.inValue);
       dUtxoCount += e.outCount - e.inCount;
-      dBurn += e.burnValue;
+      dBurn += BigInt(e.burnValue);
     }
-    const subsidy = subsidyAt(h, this.params.halvingInterval);
     const cum: Cumulative = {
       txs: (p?.txs ?? 0) + entries.length,
-      emitted: (p?.emitted ?? 0) + subsidy,
-      fees: (p?.fees ?? 0) + fees,
-      opReturn: (p?.opReturn ?? 0) + dOpReturn,
-      utxoValue: (p?.utxoValue ?? 0) + dUtxoValue,
+      emitted: (p?.emitted ?? 0n) + BigInt(subsidy),
+      unclaimed: (p?.unclaimed ?? 0n) + BigInt(unclaimed),
+      fees: (p?.fees ?? 0n) + BigInt(fees),
+      opReturn: (p?.opReturn ?? 0n) + dOpReturn,
+      utxoValue: (p?.utxoValue ?? 0n) + dUtxoValue,
       utxoCount: (p?.utxoCount ?? 0) + dUtxoCount,
-      burn: (p?.burn ?? 0) + dBurn,
+      burn: (p?.burn ?? 0n) + dBurn,
     };
     const strippedSize = raw.length - witnessBytes;
     const block: StoredBlock = {
@@ -231,25 +305,27 @@ export class BlockMaker {
       hash,
       height: h,
       prevHash: prev?.hash,
-      version,
+      version: header.readInt32LE(0),
       merkleRoot: toDisplayHex(root),
       time,
       bits,
-      nonce: header.readUInt32LE(76),
+      nonce,
       mediantime: this.medianTime(h, time),
       raw,
+      headerSize: header.length,
       offsets,
       txids: entries.map((e) => e.txid),
       fees: feeArr,
-      size: raw.length,
+      size: raw.length + (certificate ? certificateSize(certificate, h) : 0),
       strippedSize,
       weight: strippedSize * 3 + raw.length,
       chainwork: (prev?.chainwork ?? 0n) + blockWork(bits),
       subsidy,
+      unclaimed,
       totalFees: fees,
-      pool: this.attribute(cbAddresses, cbScriptSig),
+      pool: this.attribute(cbAddresses, coinbaseScript),
       miner: cbAddresses[0],
-      certificate: this.certificate(),
+      certificate,
       cum,
       entries: undefined,
     };

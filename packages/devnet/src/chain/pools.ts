@@ -1,6 +1,6 @@
+import type { Dialect } from './dialect.js';
 import type { KeyKind, KeyRing } from './keys.js';
 import type { Rng } from './rng.js';
-import { scriptAddress } from './script.js';
 
 /** A mining pool as written to the pools definitions file (mempool.space pools-v2 shape plus slug). */
 export interface PoolDefinition {
@@ -119,7 +119,7 @@ export class MinerSet {
   readonly definitions: PoolDefinition[];
   readonly labels: KnownLabel[] = [];
 
-  constructor(keys: KeyRing) {
+  constructor(keys: KeyRing, dialect: Dialect) {
     this.miners = PROFILES.map((p) => ({
       slug: p.slug,
       tag: p.tag,
@@ -130,7 +130,7 @@ export class MinerSet {
     this.definitions = [];
     PROFILES.forEach((p, i) => {
       const m = this.miners[i] as Miner;
-      const addresses = m.payoutIds.map((id) => scriptAddress(keys.info(id).script) as string);
+      const addresses = m.payoutIds.map((id) => dialect.address(keys.info(id).script) as string);
       if (p.undisclosed) return;
       this.definitions.push({
         id: this.definitions.length + 1,

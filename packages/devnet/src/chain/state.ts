@@ -1,3 +1,5 @@
+import type { CertificatePlan } from './certificate.js';
+
 /** A spendable output the simulated wallets control; identity matters (reorgs re-check coins by reference). */
 export interface Coin {
   txid: string;
@@ -39,28 +41,27 @@ export interface TxEntry {
   coinbase: boolean;
 }
 
-/** Running totals along a branch, stored per block so a reorg needs no recomputation. */
+/**
+ * Running totals along a branch, stored per block so a reorg needs no recomputation. Amounts are bigints:
+ * Pearl's emission passes 2^53 base units after about 28,000 blocks.
+ */
 export interface Cumulative {
   txs: number;
-  emitted: number;
-  fees: number;
-  opReturn: number;
-  utxoValue: number;
+  /** Σ subsidy by the emission schedule. */
+  emitted: bigint;
+  /** Σ subsidy coinbases left unclaimed (scheduled − claimed). */
+  unclaimed: bigint;
+  fees: bigint;
+  opReturn: bigint;
+  utxoValue: bigint;
   utxoCount: number;
-  burn: number;
+  burn: bigint;
 }
 
-/** Certificate attached to a block; the proof bytes are regenerated from proofSeed on demand. */
-export interface CertificateMeta {
-  version: number;
-  proofCommitment: string;
-  publicData: Buffer;
-  proofLength: number;
-  proofSeed: number;
-  isMoE: boolean;
-}
-
-/** A block as kept in memory: its bytes plus the few derived facts RPC needs. */
+/**
+ * A block as kept in memory: its header and transactions as bytes (a Pearl block's certificate is rebuilt on
+ * demand, see blockBytes) plus the few derived facts RPC needs.
+ */
 export interface StoredBlock {
   seq: number;
   hash: string;
@@ -70,9 +71,14 @@ export interface StoredBlock {
   merkleRoot: string;
   time: number;
   bits: number;
-  nonce: number;
+  /** Bitcoin's header nonce; null in Pearl's header, which has none. */
+  nonce: number | null;
   mediantime: number;
+  /** Header, tx count and txs (no certificate). */
   raw: Buffer;
+  /** Bytes of the header at the start of `raw` (80 for Bitcoin, 108 for Pearl). */
+  headerSize: number;
+  /** Start of each tx in `raw`, and its end. */
   offsets: Uint32Array;
   txids: string[];
   fees: Float64Array;
@@ -80,11 +86,15 @@ export interface StoredBlock {
   strippedSize: number;
   weight: number;
   chainwork: bigint;
+  /** Subsidy by the emission schedule. */
   subsidy: number;
+  /** Of that, what the coinbase did not claim. */
+  unclaimed: number;
   totalFees: number;
   pool: string;
   miner: string | undefined;
-  certificate: CertificateMeta | undefined;
+  /** Pearl's certificate (every Pearl block has one); undefined in the Bitcoin dialect. */
+  certificate: CertificatePlan | undefined;
   cum: Cumulative;
   /** Undo data, kept only for the most recent blocks (reorg depth limit). */
   entries: TxEntry[] | undefined;

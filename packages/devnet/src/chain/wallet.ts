@@ -1,10 +1,10 @@
+import { fromDisplayHex, type Tx, type TxInput, txSizes } from '@explorer/chain';
+import type { Dialect } from './dialect.js';
 import { makeEntry, type PlannedOutput } from './entry.js';
-import { fromDisplayHex } from './hash.js';
 import { type KeyRing, unlock } from './keys.js';
 import type { Rng } from './rng.js';
 import { nullData } from './script.js';
 import type { ChainState, Coin, TxEntry } from './state.js';
-import { type Tx, type TxIn, txSizes } from './tx.js';
 
 /** Smallest non-OP_RETURN output the wallets create (Core's P2PKH dust threshold). */
 export const DUST = 546;
@@ -60,6 +60,7 @@ export class Wallet {
     private readonly rng: Rng,
     private readonly cfg: WalletConfig,
     txPerBlock: number,
+    private readonly dialect: Dialect,
   ) {
     cfg.busyIds.forEach((id, i) => {
       this.poolOfKey.set(id, i + 1);
@@ -84,6 +85,8 @@ export class Wallet {
   /** Builds one new tx and accepts it into the mempool; undefined when no suitable coins exist. */
   makeTx(time: number): TxEntry | undefined {
     const w = [...BASE_WEIGHTS];
+    // Pearl's consensus accepts no nonstandard outputs.
+    if (!this.dialect.nonstandardOutputs) w[KINDS.indexOf('nonstandard')] = 0;
     const general = (this.state.pools[0] as Coin[]).length;
     if (general > this.targetPool * 2) w[3] = (w[3] as number) * 6;
     if (general < this.targetPool / 2) {
@@ -230,7 +233,7 @@ export class Wallet {
     const rng = this.rng;
     const height = this.state.height;
     const antiSnipe = rng.chance(0.3);
-    const txIns: TxIn[] = inputs.map((c) => {
+    const txIns: TxInput[] = inputs.map((c) => {
       const u = unlock(this.keys.info(c.key), rng);
       return {
         prevTxid: fromDisplayHex(c.txid),
@@ -248,7 +251,7 @@ export class Wallet {
     const tx: Tx = {
       version: rng.chance(0.9) ? 2 : 1,
       inputs: txIns,
-      outputs: all.map((o) => ({ value: o.value, script: o.script })),
+      outputs: all.map((o) => ({ value: BigInt(o.value), script: o.script })),
       locktime: antiSnipe ? Math.max(0, height) : 0,
     };
     const rate = this.feeRate();
@@ -280,7 +283,7 @@ export class Wallet {
       change.value = inValue - paid - fee0;
       if (change.value < DUST) all.pop();
     }
-    tx.outputs = all.map((o) => ({ value: o.value, script: o.script }));
+    tx.outputs = all.map((o) => ({ value: BigInt(o.value), script: o.script }));
     let outSum = 0;
     for (const o of all) outSum += o.value;
     const fee = inValue - outSum;

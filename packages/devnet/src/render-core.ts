@@ -1,9 +1,6 @@
-import { bitsToDifficulty } from './chain/block.js';
-import { sha256d, toDisplayHex } from './chain/hash.js';
-import { certificateProof } from './chain/miner.js';
-import { classify, scriptAddress, scriptAsm } from './chain/script.js';
+import { coreDifficulty, decodeTx, isCoinbaseInput, scriptAsm, toDisplayHex } from '@explorer/chain';
+import { classify, scriptAddress } from './chain/script.js';
 import type { ChainState, StoredBlock } from './chain/state.js';
-import { hasWitness, isCoinbaseInput, parseTx, txSizes } from './chain/tx.js';
 
 /** Rendering switches taken from the devnet options. */
 export interface RenderOptions {
@@ -17,11 +14,11 @@ export function coins(units: number): number {
 }
 
 /** Core's scriptPubKey object. */
-export function renderScriptPubKey(script: Buffer, legacy: boolean): Record<string, unknown> {
+export function renderScriptPubKey(script: Uint8Array, legacy: boolean): Record<string, unknown> {
   const type = classify(script);
   const address = scriptAddress(script, type);
-  const asm = scriptAsm(script);
-  const hex = script.toString('hex');
+  const asm = scriptAsm(script, 'core');
+  const hex = Buffer.from(script).toString('hex');
   if (address === undefined) return { asm, hex, type };
   if (legacy) return { asm, hex, reqSigs: 1, type, addresses: [address] };
   return { asm, hex, address, type };
@@ -34,33 +31,31 @@ export function renderTx(
   opts: RenderOptions,
   fee?: number,
 ): Record<string, unknown> {
-  const { tx } = parseTx(bytes);
-  const sizes = txSizes(tx);
-  const hash = hasWitness(tx) ? toDisplayHex(sha256d(bytes)) : txid;
+  const tx = decodeTx(bytes);
+  const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
   const vin = tx.inputs.map((i) => {
-    const witness = i.witness.length > 0 ? { txinwitness: i.witness.map((w) => w.toString('hex')) } : {};
-    if (isCoinbaseInput(i))
-      return { coinbase: i.scriptSig.toString('hex'), ...witness, sequence: i.sequence };
+    const witness = i.witness.length > 0 ? { txinwitness: i.witness.map(hex) } : {};
+    if (isCoinbaseInput(i)) return { coinbase: hex(i.scriptSig), ...witness, sequence: i.sequence };
     return {
       txid: toDisplayHex(i.prevTxid),
       vout: i.vout,
-      scriptSig: { asm: scriptAsm(i.scriptSig, true), hex: i.scriptSig.toString('hex') },
+      scriptSig: { asm: scriptAsm(i.scriptSig, 'core', true), hex: hex(i.scriptSig) },
       ...witness,
       sequence: i.sequence,
     };
   });
   const vout = tx.outputs.map((o, n) => ({
-    value: coins(o.value),
+    value: coins(Number(o.value)),
     n,
     scriptPubKey: renderScriptPubKey(o.script, opts.legacyAddresses),
   }));
   const out: Record<string, unknown> = {
     txid,
-    hash,
+    hash: tx.wtxid,
     version: tx.version,
-    size: sizes.size,
-    vsize: sizes.vsize,
-    weight: sizes.weight,
+    size: tx.size,
+    vsize: tx.vsize,
+    weight: tx.weight,
     locktime: tx.locktime,
     vin,
     vout,
@@ -90,7 +85,7 @@ export function renderHeader(state: ChainState, block: StoredBlock): Record<stri
     mediantime: block.mediantime,
     nonce: block.nonce,
     bits: block.bits.toString(16).padStart(8, '0'),
-    difficulty: bitsToDifficulty(block.bits),
+    difficulty: coreDifficulty(block.bits),
     chainwork: block.chainwork.toString(16).padStart(64, '0'),
     nTx: block.txids.length,
   };
@@ -99,25 +94,7 @@ export function renderHeader(state: ChainState, block: StoredBlock): Record<stri
   return out;
 }
 
-/** The certificate object; proof hex only when asked (it can be 60 kB). */
-export function renderCertificate(
-  block: StoredBlock,
-  includeProof: boolean,
-): Record<string, unknown> | undefined {
-  const c = block.certificate;
-  if (!c) return undefined;
-  const out: Record<string, unknown> = {
-    version: c.version,
-    blockHash: block.hash,
-    proofCommitment: c.proofCommitment,
-    publicData: c.publicData.toString('hex'),
-  };
-  if (includeProof) out.proof = certificateProof(c).toString('hex');
-  out.isMoE = c.isMoE;
-  return out;
-}
-
-/** Core's getblock verbosity 1 or 2 object, plus `certificate` on certified blocks. */
+/** Core's getblock verbosity 1 or 2 object. */
 export function renderBlock(
   state: ChainState,
   block: StoredBlock,
@@ -157,7 +134,5 @@ export function renderBlock(
   };
   if (h.previousblockhash) out.previousblockhash = h.previousblockhash;
   if (h.nextblockhash) out.nextblockhash = h.nextblockhash;
-  const cert = renderCertificate(block, true);
-  if (cert) out.certificate = cert;
   return out;
 }
