@@ -1,3 +1,4 @@
+export * from './chains/index.js';
 export {
   createIndexer,
   type Indexer,
@@ -7,10 +8,11 @@ export {
   type IndexerStatus,
   ReorgTooDeepError,
 } from './indexer.js';
-export { applyBlocks, ChainMismatchError, MissingPrevoutError } from './ingest/apply.js';
+export { applyBlocks } from './ingest/apply.js';
 export { classifyTx, dayOf, type TxType } from './ingest/classify.js';
+export { ChainMismatchError, MalformedBlockError, MissingPrevoutError } from './ingest/errors.js';
 export {
-  MalformedBlockError,
+  type CertificateConfig,
   outputAddress,
   type ParsedBlock,
   type ParsedCertificate,

@@ -6,16 +6,14 @@ import {
   replaceDefinitions,
   rollbackTo,
   type Sql,
+  writeChainInfo,
   writeIndexerStatus,
 } from '@explorer/db';
-import {
-  ChainMismatchError,
-  type IngestCacheOptions,
-  IngestState,
-  type PreparedBatch,
-  writePrepared,
-} from './ingest/apply.js';
-import { type ParsedBlock, parseBlock } from './ingest/parse.js';
+import { type ChainSelection, detectChain } from './chains/detect.js';
+import { type ChainInfo, type ChainProfile, ChainProfileError } from './chains/profile.js';
+import { type IngestCacheOptions, IngestState, type PreparedBatch, writePrepared } from './ingest/apply.js';
+import { ChainMismatchError, MalformedBlockError } from './ingest/errors.js';
+import type { ParsedBlock } from './ingest/parse.js';
 import { type Logger, silentLogger } from './log.js';
 import { type NodeClient, NodeUnavailableError } from './node-client.js';
 import type { Definitions } from './pools.js';
@@ -27,6 +25,7 @@ export type IndexerState =
   | 'synced'
   | 'node-unreachable'
   | 'reorg-too-deep'
+  | 'wrong-chain'
   | 'error'
   | 'stopped';
 
@@ -39,6 +38,8 @@ export interface IndexerStatus {
   nodeHeight: number | null;
   lag: number | null;
   reorgs: number;
+  /** The chain being indexed, once the node was asked. */
+  chain: ChainInfo | null;
 }
 
 /** Options of the indexer. */
@@ -46,6 +47,10 @@ export interface IndexerOptions {
   sql: Sql;
   node: NodeClient;
   definitions: Definitions;
+  /** What the operator said of the chain (CHAIN, CHAIN_NETWORK); the rest is detected from the node. */
+  chain?: ChainSelection;
+  /** A chain profile to use as it is, instead of detecting one. */
+  profile?: ChainProfile;
   log?: Logger;
   /** How often to ask the node for a new tip when synced (default 1,000 ms). */
   pollIntervalMs?: number;
@@ -116,7 +121,10 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     nodeHeight: null,
     lag: null,
     reorgs: 0,
+    chain: null,
   };
+  let profile: ChainProfile | null = opts.profile ?? null;
+  let chainChecked = false;
   let lock: { release(): Promise<void> } | null = null;
   let definitionsSynced = false;
   let loop: Promise<void> | null = null;
@@ -159,19 +167,49 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     definitionsSynced = true;
   }
 
-  async function fetchBlocks(from: number, count: number): Promise<ParsedBlock[]> {
+  /**
+   * The chain profile, detected once; and the database's chain checked against it: a database holds one chain,
+   * so a node with another genesis block is refused rather than mixed in.
+   */
+  async function ensureChain(): Promise<ChainProfile> {
+    profile ??= await detectChain(node, opts.chain ?? {}, log);
+    status.chain = profile.info;
+    if (chainChecked) return profile;
+    const state = await readIndexerState(sql);
+    const held = state.chain as Partial<ChainInfo> | null;
+    const [genesis] = await blockHashesAt(sql, [0]).then((m) => [...m.values()]);
+    const heldGenesis = held?.genesisHash ?? genesis ?? null;
+    if (state.tip_height >= 0 && heldGenesis !== null && heldGenesis !== profile.info.genesisHash) {
+      throw new ChainProfileError(
+        `this database holds the chain whose genesis block is ${heldGenesis}${held?.profile ? ` (${held.profile}${held.network ? ` ${held.network}` : ''})` : ''}, but the node serves ${profile.info.genesisHash} (${profile.info.profile}${profile.info.network ? ` ${profile.info.network}` : ''}); index it into another database`,
+      );
+    }
+    if (JSON.stringify(held) !== JSON.stringify(profile.info)) {
+      await writeChainInfo(sql, profile.info as unknown as Record<string, unknown>);
+      log.info({ ...profile.info, unsupportedCalls: undefined }, 'chain profile');
+    }
+    chainChecked = true;
+    return profile;
+  }
+
+  async function fetchBlocks(from: number, count: number, prevHash: string | null): Promise<ParsedBlock[]> {
+    const p = await ensureChain();
     const heights = Array.from({ length: count }, (_, i) => from + i);
     const out: ParsedBlock[] = [];
+    let prev = prevHash;
     for (let i = 0; i < heights.length; i += rpcBatch) {
       const part = heights.slice(i, i + rpcBatch);
       const hashes = await node.batch<string>(part.map((h) => ({ method: 'getblockhash', params: [h] })));
-      const blocks = await node.batch<unknown>(hashes.map((h) => ({ method: 'getblock', params: [h, 2] })));
-      blocks.forEach((b, j) => {
-        const parsed = parseBlock(b);
-        if (parsed.height !== part[j])
-          throw new ChainMismatchError(`node returned height ${parsed.height} for ${part[j]}`);
-        out.push(parsed);
+      part.forEach((h, j) => {
+        const pinned = p.checkpoint(h);
+        if (pinned && pinned !== hashes[j])
+          throw new MalformedBlockError(
+            `the node's block ${h} is ${hashes[j]}, but the ${p.info.network} checkpoint there is ${pinned}: the node follows another chain`,
+          );
       });
+      const blocks = await p.fetchBlocks(node, part, hashes, prev);
+      out.push(...blocks);
+      prev = hashes[hashes.length - 1] ?? prev;
     }
     return out;
   }
@@ -200,6 +238,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
 
   async function syncOnce(): Promise<{ applied: number; rolledBack: number }> {
     await ensureLock();
+    await ensureChain();
     await syncDefinitions();
     let applied = 0;
     let rolledBack = 0;
@@ -234,6 +273,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       let pending: Promise<ParsedBlock[]> | null = fetchBlocks(
         next,
         Math.min(batchSize(), nodeHeight - next + 1),
+        status.tipHash,
       );
       // Three stages overlap: the node serves batch N+2 while batch N+1 is prepared in memory and batch N is
       // written. A batch's transaction only starts once the one before it committed.
@@ -270,7 +310,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           pending = null;
           if (after <= nodeHeight && !abort.signal.aborted) {
             const c = Math.min(batchSize(), nodeHeight - after + 1);
-            pending = fetchBlocks(after, c);
+            pending = fetchBlocks(after, c, blocks[blocks.length - 1]?.hash ?? null);
             // A rejected prefetch is handled when it is awaited; until then it must not count as unhandled.
             pending.catch(() => {});
           }
@@ -320,6 +360,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
         if (err instanceof NodeUnavailableError) await setState('node-unreachable', message);
         else if (err instanceof ReorgTooDeepError) await setState('reorg-too-deep', message);
         else if (err instanceof IndexerLockedError) await setState('error', message);
+        else if (err instanceof ChainProfileError) await setState('wrong-chain', message);
         else await setState('error', err instanceof DatabaseError ? `database: ${message}` : message);
         log.error({ err: message, failures }, 'indexer pass failed; retrying');
         await sleep(Math.min(30_000, pollMs * 2 ** Math.min(failures, 5)), abort.signal);

@@ -3,6 +3,7 @@ import { analyticsIndexes } from './002-analytics.js';
 import { apiKeysSchema } from './003-api-keys.js';
 import { marketSchema } from './004-market.js';
 import { dropSpentHeightIndex } from './005-spend-index.js';
+import { pearlSchema } from './006-pearl.js';
 
 /** One versioned schema change. Versions only ever grow; an applied migration is never edited. */
 export interface Migration {
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'api-keys', sql: apiKeysSchema },
   { version: 4, name: 'market', sql: marketSchema },
   { version: 5, name: 'drop-spent-height-index', sql: dropSpentHeightIndex },
+  { version: 6, name: 'pearl', sql: pearlSchema },
 ];

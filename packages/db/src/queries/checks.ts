@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '../sql.js';
+import { DAILY_STATS_SELECT } from './rollback.js';
 
 interface Check {
   name: string;
@@ -17,13 +18,18 @@ const CHECKS: Check[] = [
           WHERE a.total <> u.total`,
   },
   {
-    name: 'Σ unspent outputs = emitted − OP_RETURN value (at the tip)',
-    sql: `SELECT u.total AS unspent, t.emitted, t.op_return FROM
+    name: 'Σ unspent outputs = emitted − unclaimed subsidy − OP_RETURN value (at the tip)',
+    sql: `SELECT u.total AS unspent, t.emitted, t.unclaimed, t.op_return FROM
             (SELECT COALESCE(sum(value), 0)::numeric AS total FROM outputs WHERE spent_txid IS NULL AND script_type <> 'nulldata') u,
             (SELECT COALESCE(max(cum_emitted) FILTER (WHERE height = (SELECT max(height) FROM blocks)), 0)::numeric AS emitted,
+                    COALESCE(max(cum_unclaimed) FILTER (WHERE height = (SELECT max(height) FROM blocks)), 0)::numeric AS unclaimed,
                     COALESCE(max(cum_op_return) FILTER (WHERE height = (SELECT max(height) FROM blocks)), 0)::numeric AS op_return
              FROM blocks) t
-          WHERE u.total <> t.emitted - t.op_return`,
+          WHERE u.total <> t.emitted - t.unclaimed - t.op_return`,
+  },
+  {
+    name: 'no coinbase claims more than the emission schedule allows',
+    sql: `SELECT height, subsidy, emission FROM blocks WHERE subsidy > emission OR subsidy < 0 LIMIT 5`,
   },
   {
     name: 'every input spends exactly one existing output, marked as spent by it',
@@ -79,10 +85,11 @@ const CHECKS: Check[] = [
           WHERE t.n <> b.tx_count OR t.fees <> b.fees OR t.reward <> b.reward OR b.subsidy <> b.reward - b.fees
           UNION ALL
           SELECT height FROM (
-            SELECT height, cum_tx_count, cum_emitted, cum_fees, cum_op_return,
-                   sum(tx_count) OVER w AS a, sum(subsidy) OVER w AS b, sum(fees) OVER w AS c, sum(op_return_value) OVER w AS d
+            SELECT height, cum_tx_count, cum_emitted, cum_unclaimed, cum_fees, cum_op_return,
+                   sum(tx_count) OVER w AS a, sum(emission) OVER w AS b, sum(fees) OVER w AS c, sum(op_return_value) OVER w AS d,
+                   sum(emission - subsidy) OVER w AS e
             FROM blocks WINDOW w AS (ORDER BY height)) x
-          WHERE cum_tx_count <> a OR cum_emitted <> b OR cum_fees <> c OR cum_op_return <> d
+          WHERE cum_tx_count <> a OR cum_emitted <> b OR cum_fees <> c OR cum_op_return <> d OR cum_unclaimed <> e
           UNION ALL
           SELECT b.height FROM blocks b LEFT JOIN blocks p ON p.height = b.height - 1
           WHERE b.height > (SELECT min(height) FROM blocks) AND (p.hash IS NULL OR b.prev_hash <> p.hash)
@@ -108,18 +115,12 @@ const CHECKS: Check[] = [
   {
     name: 'daily rollups equal a recomputation from blocks and certificates',
     sql: `WITH fresh AS (
-            SELECT b.day, count(*)::int4 AS blocks, sum(b.tx_count)::int8 AS txs, sum(b.size)::int8 AS size,
-                   sum(b.fees)::int8 AS fees, sum(b.subsidy)::int8 AS emitted, sum(b.op_return_value)::int8 AS op_return_value,
-                   min(b.time) AS first_time, max(b.time) AS last_time, max(b.height) AS last_height,
-                   (array_agg(b.difficulty ORDER BY b.height DESC))[1] AS last_difficulty,
-                   count(c.block_hash)::int4 AS certificates, count(c.block_hash) FILTER (WHERE c.is_moe)::int4 AS moe,
-                   count(c.block_hash) FILTER (WHERE c.version = 1)::int4 AS v1, count(c.block_hash) FILTER (WHERE c.version = 2)::int4 AS v2,
-                   count(c.block_hash) FILTER (WHERE c.version = 3)::int4 AS v3, count(c.block_hash) FILTER (WHERE c.version = 4)::int4 AS v4,
-                   COALESCE(sum(c.proof_size), 0)::int8 AS proof_bytes, min(c.proof_size) AS proof_min, max(c.proof_size) AS proof_max
+            SELECT ${DAILY_STATS_SELECT}
             FROM blocks b LEFT JOIN block_certificates c ON c.block_hash = b.hash GROUP BY b.day),
           stored AS (
-            SELECT day, blocks, txs, size, fees, emitted, op_return_value, first_time, last_time, last_height, last_difficulty, certificates,
-                   moe_certificates, cert_v1, cert_v2, cert_v3, cert_v4, proof_bytes, proof_min, proof_max FROM daily_stats)
+            SELECT day, blocks, txs, size, fees, emitted, op_return_value, last_height, last_difficulty, first_time, last_time,
+                   certificates, moe_certificates, cert_v1, cert_v2, cert_v3, cert_v4, proof_bytes, proof_min, proof_max,
+                   cert_v5, cert_other FROM daily_stats)
           (SELECT 'daily_stats' AS t, day FROM (SELECT * FROM fresh EXCEPT SELECT * FROM stored) a
            UNION ALL SELECT 'daily_stats', day FROM (SELECT * FROM stored EXCEPT SELECT * FROM fresh) b)
           UNION ALL
@@ -136,6 +137,16 @@ const CHECKS: Check[] = [
              UNION ALL
              (SELECT day, address, blocks FROM daily_miner_blocks
               EXCEPT SELECT day, miner_address, count(*)::int4 FROM blocks WHERE miner_address IS NOT NULL GROUP BY 1, 2)) m)
+          LIMIT 5`,
+  },
+  {
+    name: 'certificates belong to their blocks, and a recorded commitment mismatch is exactly a differing commitment',
+    sql: `SELECT b.height FROM blocks b LEFT JOIN block_certificates c ON c.block_hash = b.hash
+          WHERE b.has_certificate <> (c.block_hash IS NOT NULL) OR c.height <> b.height
+          UNION ALL
+          SELECT height FROM block_certificates
+          WHERE readable AND (computed_commitment = proof_commitment)
+                = EXISTS (SELECT 1 FROM unnest(problems) AS p WHERE p LIKE 'proof commitment mismatch%')
           LIMIT 5`,
   },
   {

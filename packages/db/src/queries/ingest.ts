@@ -1,41 +1,67 @@
 import type { Sql } from '../sql.js';
 import { bulkInsert } from './bulk.js';
 
-/** The indexed tip, locked for the writing transaction. */
+/** The indexed tip, locked for the writing transaction, with what the next block's derived fields start from. */
 export interface TipState {
   height: number;
   hash: string | null;
   cumTxCount: number;
-  cumEmitted: number;
-  cumFees: number;
-  cumOpReturn: number;
+  cumEmitted: bigint;
+  cumUnclaimed: bigint;
+  cumFees: bigint;
+  cumOpReturn: bigint;
+  /** The tip's cumulative work (hex), or null before the first block. */
+  chainwork: string | null;
+  /** Times of the tip and up to 9 blocks before it, oldest first (for median time past). */
+  recentTimes: number[];
 }
 
 /** Reads the tip under a row lock, so two writers can never both extend it. */
-export async function lockTip(tx: Sql): Promise<TipState> {
+export async function lockTip(tx: Sql): Promise<{ height: number; hash: string | null }> {
   const [s] = await tx.query<{ tip_height: number; tip_hash: string | null }>(
     'SELECT tip_height, tip_hash FROM indexer_state WHERE id = 1 FOR UPDATE',
     [],
     'ingest.lock-tip',
   );
+  return { height: s?.tip_height ?? -1, hash: s?.tip_hash ?? null };
+}
+
+/** The tip with its running totals, work and recent times: where a writer's view of the chain starts. */
+export async function readTipState(sql: Sql): Promise<TipState> {
+  const [s] = await sql.query<{ tip_height: number; tip_hash: string | null }>(
+    'SELECT tip_height, tip_hash FROM indexer_state WHERE id = 1',
+    [],
+    'ingest.tip',
+  );
   const height = s?.tip_height ?? -1;
-  const [b] = await tx.query<{
+  const [b] = await sql.query<{
     cum_tx_count: number;
-    cum_emitted: number;
-    cum_fees: number;
-    cum_op_return: number;
+    cum_emitted: string;
+    cum_unclaimed: string;
+    cum_fees: string;
+    cum_op_return: string;
+    chainwork: string;
   }>(
-    'SELECT cum_tx_count, cum_emitted, cum_fees, cum_op_return FROM blocks WHERE height = $1',
+    `SELECT cum_tx_count, cum_emitted::text, cum_unclaimed::text, cum_fees::text, cum_op_return::text, chainwork
+     FROM blocks WHERE height = $1`,
     [height],
     'ingest.tip-totals',
+  );
+  const times = await sql.query<{ time: number }>(
+    'SELECT time FROM blocks WHERE height > $1 - 10 AND height <= $1 ORDER BY height',
+    [height],
+    'ingest.tip-times',
   );
   return {
     height,
     hash: s?.tip_hash ?? null,
     cumTxCount: b?.cum_tx_count ?? 0,
-    cumEmitted: b?.cum_emitted ?? 0,
-    cumFees: b?.cum_fees ?? 0,
-    cumOpReturn: b?.cum_op_return ?? 0,
+    cumEmitted: BigInt(b?.cum_emitted ?? 0),
+    cumUnclaimed: BigInt(b?.cum_unclaimed ?? 0),
+    cumFees: BigInt(b?.cum_fees ?? 0),
+    cumOpReturn: BigInt(b?.cum_op_return ?? 0),
+    chainwork: b?.chainwork ?? null,
+    recentTimes: times.map((t) => t.time),
   };
 }
 
@@ -49,7 +75,7 @@ export type OutputRow = [
   number,
   number,
   string | null,
-  number,
+  bigint,
   string,
   string,
   boolean,
@@ -117,7 +143,7 @@ export async function markSpent(tx: Sql, spends: SpendRow[]): Promise<number> {
 /** A stored output as a spend sees it. */
 export interface StoredPrevout {
   address: string | null;
-  value: number;
+  value: bigint;
   spent: boolean;
 }
 
@@ -129,27 +155,28 @@ export async function readPrevouts(
   const out: (StoredPrevout | undefined)[] = new Array(outpoints.length);
   for (let start = 0; start < outpoints.length; start += 10_000) {
     const chunk = outpoints.slice(start, start + 10_000);
-    const rows = await sql.query<{ i: number; address: string | null; value: number; spent: boolean }>(
-      `SELECT s.i::int4 AS i, o.address, o.value, o.spent_txid IS NOT NULL AS spent
+    const rows = await sql.query<{ i: number; address: string | null; value: string; spent: boolean }>(
+      `SELECT s.i::int4 AS i, o.address, o.value::text AS value, o.spent_txid IS NOT NULL AS spent
        FROM unnest($1::text[], $2::int4[]) WITH ORDINALITY AS s(txid, vout, i)
        JOIN outputs o ON o.txid = s.txid AND o.vout = s.vout`,
       [chunk.map((o) => o[0]), chunk.map((o) => o[1])],
       'ingest.read-prevouts',
     );
-    for (const r of rows) out[start + r.i - 1] = { address: r.address, value: r.value, spent: r.spent };
+    for (const r of rows)
+      out[start + r.i - 1] = { address: r.address, value: BigInt(r.value), spent: r.spent };
   }
   return out;
 }
 
 /** Current balances of the given addresses (absent ones are new). */
-export async function readBalances(tx: Sql, addresses: string[]): Promise<Map<string, number>> {
+export async function readBalances(tx: Sql, addresses: string[]): Promise<Map<string, bigint>> {
   if (addresses.length === 0) return new Map();
-  const rows = await tx.query<{ address: string; balance: number }>(
-    'SELECT address, balance FROM addresses WHERE address = ANY($1::text[])',
+  const rows = await tx.query<{ address: string; balance: string }>(
+    'SELECT address, balance::text AS balance FROM addresses WHERE address = ANY($1::text[])',
     [addresses],
     'ingest.read-balances',
   );
-  return new Map(rows.map((r) => [r.address, r.balance]));
+  return new Map(rows.map((r) => [r.address, BigInt(r.balance)]));
 }
 
 /** A transaction row, in the column order of `insertTxs`. */
@@ -165,9 +192,9 @@ export type TxRow = [
   weight: number,
   inputCount: number,
   outputCount: number,
-  valueIn: number,
-  valueOut: number,
-  fee: number,
+  valueIn: bigint,
+  valueOut: bigint,
+  fee: bigint,
   isCoinbase: boolean,
   type: string,
   raw: string,
@@ -203,7 +230,7 @@ export function insertTxs(tx: Sql, rows: TxRow[]): Promise<void> {
 }
 
 /** An input row: [txid, vin, block_height, prev_txid, prev_vout, address, value, sequence]. */
-export type InputRow = [string, number, number, string | null, number | null, string | null, number, number];
+export type InputRow = [string, number, number, string | null, number | null, string | null, bigint, number];
 
 /** Writes inputs. */
 export function insertInputs(tx: Sql, rows: InputRow[]): Promise<void> {
@@ -226,7 +253,7 @@ export function insertInputs(tx: Sql, rows: InputRow[]): Promise<void> {
 }
 
 /** An address history row: [address, block_height, block_index, txid, block_time, received, sent, balance after]. */
-export type AddressTxRow = [string, number, number, string, number, number, number, number];
+export type AddressTxRow = [string, number, number, string, number, bigint, bigint, bigint];
 
 /** Writes address history rows. */
 export function insertAddressTxs(tx: Sql, rows: AddressTxRow[]): Promise<void> {
@@ -251,9 +278,9 @@ export function insertAddressTxs(tx: Sql, rows: AddressTxRow[]): Promise<void> {
 /** Per-address changes of a batch: [address, Δbalance, Δreceived, Δsent, Δtx_count, Δutxo_count, first h, first t, last h, last t]. */
 export type AddressDeltaRow = [
   string,
-  number,
-  number,
-  number,
+  bigint,
+  bigint,
+  bigint,
   number,
   number,
   number,
@@ -303,7 +330,7 @@ export interface BlockRow {
   version: number;
   merkleRoot: string;
   bits: string;
-  nonce: number;
+  nonce: number | null;
   difficulty: number;
   chainwork: string;
   size: number;
@@ -312,20 +339,24 @@ export interface BlockRow {
   txCount: number;
   inputCount: number;
   outputCount: number;
-  subsidy: number;
-  fees: number;
-  reward: number;
-  valueOut: number;
-  opReturnValue: number;
+  /** What the coinbase claimed: reward − fees. */
+  subsidy: bigint;
+  /** What the emission schedule allows at this height (= subsidy when the chain's schedule is not known). */
+  emission: bigint;
+  fees: bigint;
+  reward: bigint;
+  valueOut: bigint;
+  opReturnValue: bigint;
   minerAddress: string | null;
   poolId: string;
   coinbaseHex: string;
   coinbaseTag: string;
   hasCertificate: boolean;
   cumTxCount: number;
-  cumEmitted: number;
-  cumFees: number;
-  cumOpReturn: number;
+  cumEmitted: bigint;
+  cumUnclaimed: bigint;
+  cumFees: bigint;
+  cumOpReturn: bigint;
   raw: string;
 }
 
@@ -363,6 +394,8 @@ const BLOCK_COLUMNS = [
   ['cum_fees', 'int8'],
   ['cum_op_return', 'int8'],
   ['raw', 'json'],
+  ['emission', 'int8'],
+  ['cum_unclaimed', 'int8'],
 ] as const;
 
 /** Writes blocks. */
@@ -406,29 +439,48 @@ export function insertBlocks(tx: Sql, rows: BlockRow[]): Promise<void> {
       b.cumFees,
       b.cumOpReturn,
       b.raw,
+      b.emission,
+      b.cumUnclaimed,
     ]),
   );
 }
 
-/** A certificate row. */
+/** A certificate row: what decoding and verifying a block's certificate found. */
 export interface CertificateRow {
   blockHash: string;
   height: number;
   day: number;
   version: number;
+  readable: boolean;
+  error: string | null;
+  /** The header's proof commitment. */
   proofCommitment: string;
-  publicData: string;
+  computedCommitment: string | null;
+  problems: string[];
+  /** The block hash the certificate names. */
+  namedHash: string | null;
+  layout: string | null;
+  size: number;
+  publicData: string | null;
   proof: Uint8Array | null;
   proofSize: number;
+  ancestorHashes: string[];
   isMoE: boolean;
+  config: string | null;
+  configError: string | null;
+  shape: { m: number; n: number; k: number; rank: number } | null;
+  raw: Uint8Array | null;
 }
 
 /** Writes certificates one statement each (few per batch; bytea parameters stay simple). */
 export async function insertCertificates(tx: Sql, rows: CertificateRow[]): Promise<void> {
   for (const c of rows) {
     await tx.query(
-      `INSERT INTO block_certificates (block_hash, height, day, version, proof_commitment, public_data, proof, proof_size, is_moe)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO block_certificates (block_hash, height, day, version, proof_commitment, public_data, proof, proof_size,
+         is_moe, readable, error, computed_commitment, problems, named_hash, layout, size, public_data_size,
+         ancestor_hashes, config, config_error, m, n, k, rank, raw)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::text[], $14, $15, $16, $17, $18::text[], $19::json,
+         $20, $21, $22, $23, $24, $25)`,
       [
         c.blockHash,
         c.height,
@@ -439,6 +491,22 @@ export async function insertCertificates(tx: Sql, rows: CertificateRow[]): Promi
         c.proof,
         c.proofSize,
         c.isMoE,
+        c.readable,
+        c.error,
+        c.computedCommitment,
+        c.problems,
+        c.namedHash,
+        c.layout,
+        c.size,
+        c.publicData === null ? null : c.publicData.length / 2,
+        c.ancestorHashes,
+        c.config,
+        c.configError,
+        c.shape?.m ?? null,
+        c.shape?.n ?? null,
+        c.shape?.k ?? null,
+        c.shape?.rank ?? null,
+        c.raw,
       ],
       'ingest.insert-certificate',
     );
@@ -446,7 +514,7 @@ export async function insertCertificates(tx: Sql, rows: CertificateRow[]): Promi
 }
 
 /** Per-miner or per-pool changes: [key, Δblocks, Δreward, first height, last height]. */
-export type MiningStatRow = [string, number, number, number, number];
+export type MiningStatRow = [string, number, bigint, number, number];
 
 const MINING_SUFFIX = (
   table: string,
@@ -498,16 +566,18 @@ export interface DailyStatRow {
   blocks: number;
   txs: number;
   size: number;
-  fees: number;
-  emitted: number;
-  opReturnValue: number;
+  fees: bigint;
+  /** Σ scheduled subsidy (the block's `emission`). */
+  emitted: bigint;
+  opReturnValue: bigint;
   lastHeight: number;
   lastDifficulty: number;
   firstTime: number;
   lastTime: number;
   certificates: number;
   moeCertificates: number;
-  certByVersion: [number, number, number, number];
+  /** Certificates of versions 1–5, then any other (unreadable or unknown). */
+  certByVersion: [number, number, number, number, number, number];
   proofBytes: number;
   proofMin: number | null;
   proofMax: number | null;
@@ -517,7 +587,7 @@ export interface DailyStatRow {
 export async function upsertDaily(
   tx: Sql,
   stats: DailyStatRow[],
-  pools: [day: number, poolId: string, blocks: number, reward: number][],
+  pools: [day: number, poolId: string, blocks: number, reward: bigint][],
   miners: [day: number, address: string, blocks: number][],
 ): Promise<void> {
   await bulkInsert(
@@ -542,6 +612,8 @@ export async function upsertDaily(
       ['cert_v2', 'int4'],
       ['cert_v3', 'int4'],
       ['cert_v4', 'int4'],
+      ['cert_v5', 'int4'],
+      ['cert_other', 'int4'],
       ['proof_bytes', 'int8'],
       ['proof_min', 'int4'],
       ['proof_max', 'int4'],
@@ -583,6 +655,8 @@ export async function upsertDaily(
        cert_v2 = daily_stats.cert_v2 + EXCLUDED.cert_v2,
        cert_v3 = daily_stats.cert_v3 + EXCLUDED.cert_v3,
        cert_v4 = daily_stats.cert_v4 + EXCLUDED.cert_v4,
+       cert_v5 = daily_stats.cert_v5 + EXCLUDED.cert_v5,
+       cert_other = daily_stats.cert_other + EXCLUDED.cert_other,
        proof_bytes = daily_stats.proof_bytes + EXCLUDED.proof_bytes,
        proof_min = LEAST(daily_stats.proof_min, EXCLUDED.proof_min),
        proof_max = GREATEST(daily_stats.proof_max, EXCLUDED.proof_max)`,

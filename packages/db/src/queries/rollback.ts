@@ -146,6 +146,19 @@ async function undoMiningStats(
 }
 
 /**
+ * One day's rollup from its blocks (`b`) and their certificates (`c`), in daily_stats' column order. Proof sizes
+ * are those of the certificates that decoded; version 5 and unreadable ones have their own counts.
+ */
+export const DAILY_STATS_SELECT = `b.day, count(*)::int4, sum(b.tx_count)::int8, sum(b.size)::int8, sum(b.fees)::int8,
+  sum(b.emission)::int8, sum(b.op_return_value)::int8, max(b.height), (array_agg(b.difficulty ORDER BY b.height DESC))[1],
+  min(b.time), max(b.time), count(c.block_hash)::int4, count(c.block_hash) FILTER (WHERE c.is_moe)::int4,
+  count(c.block_hash) FILTER (WHERE c.readable AND c.version = 1)::int4, count(c.block_hash) FILTER (WHERE c.readable AND c.version = 2)::int4,
+  count(c.block_hash) FILTER (WHERE c.readable AND c.version = 3)::int4, count(c.block_hash) FILTER (WHERE c.readable AND c.version = 4)::int4,
+  COALESCE(sum(c.proof_size) FILTER (WHERE c.readable), 0)::int8, min(c.proof_size) FILTER (WHERE c.readable),
+  max(c.proof_size) FILTER (WHERE c.readable), count(c.block_hash) FILTER (WHERE c.readable AND c.version = 5)::int4,
+  count(c.block_hash) FILTER (WHERE NOT c.readable OR c.version NOT BETWEEN 1 AND 5)::int4`;
+
+/**
  * Recomputes the daily rollups of the given days from the base rows. Used after a rollback (sums could be
  * decremented, but minima and maxima cannot) and by the invariant check that proves the rollups right.
  */
@@ -160,14 +173,10 @@ export async function rebuildDays(tx: Sql, days: number[]): Promise<void> {
     'rollup.delete-daily-miners',
   );
   await tx.query(
-    `INSERT INTO daily_stats
-       SELECT b.day, count(*)::int4, sum(b.tx_count)::int8, sum(b.size)::int8, sum(b.fees)::int8, sum(b.subsidy)::int8,
-              sum(b.op_return_value)::int8, max(b.height),
-              (array_agg(b.difficulty ORDER BY b.height DESC))[1], min(b.time), max(b.time),
-              count(c.block_hash)::int4, count(c.block_hash) FILTER (WHERE c.is_moe)::int4,
-              count(c.block_hash) FILTER (WHERE c.version = 1)::int4, count(c.block_hash) FILTER (WHERE c.version = 2)::int4,
-              count(c.block_hash) FILTER (WHERE c.version = 3)::int4, count(c.block_hash) FILTER (WHERE c.version = 4)::int4,
-              COALESCE(sum(c.proof_size), 0)::int8, min(c.proof_size), max(c.proof_size)
+    `INSERT INTO daily_stats (day, blocks, txs, size, fees, emitted, op_return_value, last_height, last_difficulty,
+       first_time, last_time, certificates, moe_certificates, cert_v1, cert_v2, cert_v3, cert_v4, proof_bytes,
+       proof_min, proof_max, cert_v5, cert_other)
+       SELECT ${DAILY_STATS_SELECT}
        FROM blocks b LEFT JOIN block_certificates c ON c.block_hash = b.hash
        WHERE b.day = ANY($1::int4[]) GROUP BY b.day`,
     p,

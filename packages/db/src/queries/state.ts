@@ -15,6 +15,8 @@ export interface IndexerStateRow {
   last_reorg_at: Date | string | null;
   started_at: Date | string | null;
   updated_at: Date | string;
+  /** The chain the database holds (profile, network, genesis, units…), as the indexer recorded it. */
+  chain: Record<string, unknown> | null;
 }
 
 /** Reads the indexer's state row. */
@@ -38,6 +40,15 @@ export async function writeIndexerStatus(
        started_at = CASE WHEN $4 THEN now() ELSE started_at END, updated_at = now() WHERE id = 1`,
     [s.status, s.error ?? null, s.nodeHeight ?? null, s.started === true],
     'state.write-status',
+  );
+}
+
+/** Records the chain the database holds; the indexer writes it before the first block. */
+export async function writeChainInfo(sql: Sql, chain: Record<string, unknown>): Promise<void> {
+  await sql.query(
+    'UPDATE indexer_state SET chain = $1::json, updated_at = now() WHERE id = 1',
+    [JSON.stringify(chain)],
+    'state.write-chain',
   );
 }
 

@@ -2,7 +2,8 @@ import { checkInvariants, readIndexerState } from '@explorer/db';
 import { openTestDatabase, type TestDatabase, testDrivers } from '@explorer/db/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDefinitions } from '../pools.js';
-import { applyBlocks, IngestState, MissingPrevoutError, writePrepared } from './apply.js';
+import { applyBlocks, IngestState, writePrepared } from './apply.js';
+import { MissingPrevoutError } from './errors.js';
 import type { ParsedBlock, ParsedTx } from './parse.js';
 
 const defs = createDefinitions([], []);
@@ -25,7 +26,7 @@ function tx(id: number, index: number, spends: [number, number][], outs: [string
         : spends.map(([t, v], vin) => ({ vin, prevTxid: hex64(t), prevVout: v, sequence: 0xfffffffe })),
     outputs: outs.map(([address, value], vout) => ({
       vout,
-      value,
+      value: BigInt(value),
       address,
       scriptType: 'witness_v0_keyhash',
       scriptHex: '0014',
@@ -52,6 +53,7 @@ function block(height: number, txs: ParsedTx[]): ParsedBlock {
     weight: 4000,
     txs,
     coinbaseHex: '00',
+    scheduledSubsidy: null,
     certificate: null,
     raw: { height },
   };

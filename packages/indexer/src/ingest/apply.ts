@@ -1,3 +1,4 @@
+import { blockWork } from '@explorer/chain';
 import type { Sql } from '@explorer/db';
 import {
   type AddressDeltaRow,
@@ -18,6 +19,7 @@ import {
   type OutputRow,
   readBalances,
   readPrevouts,
+  readTipState,
   type SpendRow,
   setTip,
   type TipState,
@@ -29,22 +31,13 @@ import {
 } from '@explorer/db';
 import { coinbaseTag, type Definitions } from '../pools.js';
 import { classifyTx, dayOf } from './classify.js';
+import { ChainMismatchError, MissingPrevoutError } from './errors.js';
 import type { ParsedBlock } from './parse.js';
 
-/** The blocks do not extend the indexed tip (a reorg happened, or another writer moved it). */
-export class ChainMismatchError extends Error {
-  override readonly name = 'ChainMismatchError';
-}
-
-/** A block spends an output the index does not hold as unspent: the node and the index disagree. */
-export class MissingPrevoutError extends Error {
-  override readonly name = 'MissingPrevoutError';
-}
-
 interface AddressAcc {
-  balance: number;
-  received: number;
-  sent: number;
+  balance: bigint;
+  received: bigint;
+  sent: bigint;
   txs: number;
   utxo: number;
   firstH: number;
@@ -72,7 +65,7 @@ export interface PreparedBatch {
   minerStats: MiningStatRow[];
   poolStats: MiningStatRow[];
   daily: DailyStatRow[];
-  dailyPools: [number, string, number, number][];
+  dailyPools: [number, string, number, bigint][];
   dailyMiners: [number, string, number][];
 }
 
@@ -86,14 +79,14 @@ export interface IngestCacheOptions {
 
 interface CachedUtxo {
   address: string | null;
-  value: number;
+  value: bigint;
   seq: number;
   /** The output's row while its own batch is being prepared, so a spend in that batch writes it spent. */
   row: OutputRow | null;
 }
 
 interface CachedBalance {
-  balance: number;
+  balance: bigint;
   seq: number;
 }
 
@@ -130,7 +123,7 @@ export class IngestState {
    */
   async prepare(reader: Sql, blocks: ParsedBlock[], defs: Definitions): Promise<PreparedBatch> {
     if (blocks.length === 0) throw new Error('prepare needs at least one block');
-    this.tip ??= await lockTip(reader);
+    this.tip ??= await readTipState(reader);
     const tip = this.tip;
     const first = blocks[0]!;
     if (first.height !== tip.height + 1 || (tip.hash !== null && first.prevHash !== tip.hash)) {
@@ -153,7 +146,7 @@ export class IngestState {
     //    marks its row, so it is written spent; spends of older outputs are marked in the database.
     const outputs: OutputRow[] = [];
     const spends: SpendRow[] = [];
-    const prevouts = new Map<string, { address: string | null; value: number }>();
+    const prevouts = new Map<string, { address: string | null; value: bigint }>();
     const misses: [txid: string, vout: number][] = [];
     const missKeys: string[] = [];
     for (const b of blocks) {
@@ -219,7 +212,7 @@ export class IngestState {
     }
 
     // 2. Per address running balances need the totals before this batch.
-    const balances = new Map<string, number>();
+    const balances = new Map<string, bigint>();
     const unknown = new Set<string>();
     const want = (address: string | null) => {
       if (!address || balances.has(address) || unknown.has(address)) return;
@@ -231,7 +224,7 @@ export class IngestState {
     for (const p of prevouts.values()) want(p.address);
     if (unknown.size > 0) {
       const stored = await readBalances(reader, [...unknown]);
-      for (const a of unknown) balances.set(a, stored.get(a) ?? 0);
+      for (const a of unknown) balances.set(a, stored.get(a) ?? 0n);
     }
 
     const txRows: TxRow[] = [];
@@ -243,17 +236,20 @@ export class IngestState {
     const minerStats = new Map<string, MiningStatRow>();
     const poolStats = new Map<string, MiningStatRow>();
     const daily = new Map<number, DailyStatRow>();
-    const dailyPools = new Map<string, [number, string, number, number]>();
+    const dailyPools = new Map<string, [number, string, number, bigint]>();
     const dailyMiners = new Map<string, [number, string, number]>();
-    let { cumTxCount, cumEmitted, cumFees, cumOpReturn } = tip;
+    let { cumTxCount, cumEmitted, cumUnclaimed, cumFees, cumOpReturn } = tip;
+    // Median time past and cumulative work, for nodes that report neither (pearld).
+    const times = [...tip.recentTimes];
+    let work = tip.chainwork === null ? 0n : BigInt(`0x${tip.chainwork || '0'}`);
 
     const touch = (address: string, height: number, time: number): AddressAcc => {
       let a = acc.get(address);
       if (!a) {
         a = {
-          balance: 0,
-          received: 0,
-          sent: 0,
+          balance: 0n,
+          received: 0n,
+          sent: 0n,
           txs: 0,
           utxo: 0,
           firstH: height,
@@ -270,26 +266,26 @@ export class IngestState {
 
     for (const b of blocks) {
       const day = dayOf(b.time);
-      let fees = 0;
-      let reward = 0;
-      let valueOut = 0;
-      let opReturn = 0;
+      let fees = 0n;
+      let reward = 0n;
+      let valueOut = 0n;
+      let opReturn = 0n;
       let inputCount = 0;
       let outputCount = 0;
       for (const t of b.txs) {
-        let valueIn = 0;
-        const flows = new Map<string, { r: number; s: number }>();
+        let valueIn = 0n;
+        const flows = new Map<string, { r: bigint; s: bigint }>();
         const flow = (a: string) => {
           let f = flows.get(a);
           if (!f) {
-            f = { r: 0, s: 0 };
+            f = { r: 0n, s: 0n };
             flows.set(a, f);
           }
           return f;
         };
         for (const i of t.inputs) {
           const p = t.isCoinbase || i.prevTxid === null ? undefined : prevouts.get(`${t.txid}:${i.vin}`);
-          const value = p?.value ?? 0;
+          const value = p?.value ?? 0n;
           valueIn += value;
           inputRows.push([
             t.txid,
@@ -306,7 +302,7 @@ export class IngestState {
             touch(p.address, b.height, b.time).utxo -= 1;
           }
         }
-        let txOut = 0;
+        let txOut = 0n;
         for (const o of t.outputs) {
           txOut += o.value;
           if (o.scriptType === 'nulldata') opReturn += o.value;
@@ -315,7 +311,7 @@ export class IngestState {
             touch(o.address, b.height, b.time).utxo += 1;
           }
         }
-        const fee = t.isCoinbase ? 0 : valueIn - txOut;
+        const fee = t.isCoinbase ? 0n : valueIn - txOut;
         if (t.isCoinbase) reward += txOut;
         else {
           fees += fee;
@@ -328,7 +324,7 @@ export class IngestState {
           a.received += f.r;
           a.sent += f.s;
           a.txs += 1;
-          const balance = (balances.get(address) ?? 0) + f.r - f.s;
+          const balance = (balances.get(address) ?? 0n) + f.r - f.s;
           balances.set(address, balance);
           historyRows.push([address, b.height, t.index, t.txid, b.time, f.r, f.s, balance]);
         }
@@ -360,24 +356,30 @@ export class IngestState {
       const minerAddress = payouts[0] ?? null;
       const poolId = defs.attribute(b.coinbaseHex, payouts);
       const subsidy = reward - fees;
+      // What the schedule allowed; a coinbase claiming less leaves the rest unclaimed, never to be spent.
+      const emission = b.scheduledSubsidy ?? subsidy;
       cumTxCount += b.txs.length;
-      cumEmitted += subsidy;
+      cumEmitted += emission;
+      cumUnclaimed += emission - subsidy;
       cumFees += fees;
       cumOpReturn += opReturn;
+      times.push(b.time);
+      if (times.length > 11) times.shift();
+      work += blockWork(Number.parseInt(b.bits, 16));
       const cert = b.certificate;
       blockRows.push({
         height: b.height,
         hash: b.hash,
         prevHash: b.prevHash,
         time: b.time,
-        medianTime: b.medianTime,
+        medianTime: b.medianTime ?? medianOf(times),
         day,
         version: b.version,
         merkleRoot: b.merkleRoot,
         bits: b.bits,
         nonce: b.nonce,
         difficulty: b.difficulty,
-        chainwork: b.chainwork,
+        chainwork: b.chainwork ?? work.toString(16).padStart(64, '0'),
         size: b.size,
         strippedSize: b.strippedSize,
         weight: b.weight,
@@ -385,6 +387,7 @@ export class IngestState {
         inputCount,
         outputCount,
         subsidy,
+        emission,
         fees,
         reward,
         valueOut,
@@ -396,21 +399,35 @@ export class IngestState {
         hasCertificate: cert !== null,
         cumTxCount,
         cumEmitted,
+        cumUnclaimed,
         cumFees,
         cumOpReturn,
         raw: JSON.stringify(b.raw),
       });
       if (cert) {
+        const c = cert.config;
         certRows.push({
           blockHash: b.hash,
           height: b.height,
           day,
           version: cert.version,
+          readable: cert.readable,
+          error: cert.error,
           proofCommitment: cert.proofCommitment,
-          publicData: cert.publicData,
+          computedCommitment: cert.computedCommitment,
+          problems: cert.problems,
+          namedHash: cert.blockHash,
+          layout: cert.layout,
+          size: cert.size,
+          publicData: cert.publicData ? Buffer.from(cert.publicData).toString('hex') : null,
           proof: cert.proof,
           proofSize: cert.proofSize,
+          ancestorHashes: cert.ancestorHashes,
           isMoE: cert.isMoE,
+          config: c ? JSON.stringify(c) : null,
+          configError: cert.configError,
+          shape: c ? { m: c.m, n: c.n, k: c.commonDim, rank: c.rank } : null,
+          raw: cert.raw,
         });
       }
 
@@ -432,16 +449,16 @@ export class IngestState {
           blocks: 0,
           txs: 0,
           size: 0,
-          fees: 0,
-          emitted: 0,
-          opReturnValue: 0,
+          fees: 0n,
+          emitted: 0n,
+          opReturnValue: 0n,
           lastHeight: b.height,
           lastDifficulty: b.difficulty,
           firstTime: b.time,
           lastTime: b.time,
           certificates: 0,
           moeCertificates: 0,
-          certByVersion: [0, 0, 0, 0],
+          certByVersion: [0, 0, 0, 0, 0, 0],
           proofBytes: 0,
           proofMin: null,
           proofMax: null,
@@ -452,7 +469,7 @@ export class IngestState {
       d.txs += b.txs.length;
       d.size += b.size;
       d.fees += fees;
-      d.emitted += subsidy;
+      d.emitted += emission;
       d.opReturnValue += opReturn;
       d.lastHeight = b.height;
       d.lastDifficulty = b.difficulty;
@@ -461,10 +478,14 @@ export class IngestState {
       if (cert) {
         d.certificates += 1;
         if (cert.isMoE) d.moeCertificates += 1;
-        if (cert.version >= 1 && cert.version <= 4) d.certByVersion[cert.version - 1]! += 1;
-        d.proofBytes += cert.proofSize;
-        d.proofMin = d.proofMin === null ? cert.proofSize : Math.min(d.proofMin, cert.proofSize);
-        d.proofMax = d.proofMax === null ? cert.proofSize : Math.max(d.proofMax, cert.proofSize);
+        const slot = cert.readable && cert.version >= 1 && cert.version <= 5 ? cert.version - 1 : 5;
+        d.certByVersion[slot]! += 1;
+        // Proof sizes are those of certificates that decoded; an unreadable one has no proof to measure.
+        if (cert.readable) {
+          d.proofBytes += cert.proofSize;
+          d.proofMin = d.proofMin === null ? cert.proofSize : Math.min(d.proofMin, cert.proofSize);
+          d.proofMax = d.proofMax === null ? cert.proofSize : Math.max(d.proofMax, cert.proofSize);
+        }
       }
       const pk = `${day}|${poolId}`;
       const dp = dailyPools.get(pk);
@@ -500,7 +521,17 @@ export class IngestState {
     }
 
     const last = blocks[blocks.length - 1]!;
-    this.tip = { height: last.height, hash: last.hash, cumTxCount, cumEmitted, cumFees, cumOpReturn };
+    this.tip = {
+      height: last.height,
+      hash: last.hash,
+      cumTxCount,
+      cumEmitted,
+      cumUnclaimed,
+      cumFees,
+      cumOpReturn,
+      chainwork: blockRows[blockRows.length - 1]!.chainwork,
+      recentTimes: times.slice(-10),
+    };
     return {
       seq,
       parent: { height: tip.height, hash: tip.hash },
@@ -521,6 +552,12 @@ export class IngestState {
       dailyMiners: [...dailyMiners.values()],
     };
   }
+}
+
+/** The median of up to 11 block times (Core's and btcd's median time past). */
+function medianOf(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 /** Drops the oldest entries of committed batches until the map is back under `max`. */

@@ -1,7 +1,9 @@
-/** One output as the indexer stores it. */
+import { MalformedBlockError } from './errors.js';
+
+/** One output as the indexer stores it; `value` in base units. */
 export interface ParsedOutput {
   vout: number;
-  value: number;
+  value: bigint;
   address: string | null;
   scriptType: string;
   scriptHex: string;
@@ -30,14 +32,55 @@ export interface ParsedTx {
   raw: unknown;
 }
 
-/** A block certificate of the chain-native extension. */
+/** The decoded mining configuration of a certificate's public data (versions 1–3), as the API serves it. */
+export interface CertificateConfig {
+  commonDim: number;
+  rank: number;
+  mmaType: number;
+  rowsPattern: { hex: string; dims: { factor: number; length: number }[]; size: number };
+  colsPattern: { hex: string; dims: { factor: number; length: number }[]; size: number };
+  experts: number;
+  topK: number;
+  hashA: string;
+  hashB: string;
+  hashJackpot: string;
+  m: number;
+  n: number;
+  tRows: number;
+  tCols: number;
+  moe: { expertIndex: number; routingOffsets: number[]; hashRouting: string; outerIndices: number[] } | null;
+}
+
+/**
+ * A block's proof certificate (Pearl). A certificate the decoder cannot read keeps its bytes in `raw`, its
+ * `error` says why, and every decoded field is null: never a field guessed from bytes that did not decode.
+ */
 export interface ParsedCertificate {
+  /** The version the bytes declare (their first 4 bytes), even when the rest could not be read. */
   version: number;
+  readable: boolean;
+  error: string | null;
+  /** The header's proof commitment (display hex). */
   proofCommitment: string;
-  publicData: string;
+  /** SHA256d(LE32(version) ‖ public data) (v5: over the proof); null when unreadable. */
+  computedCommitment: string | null;
+  /** What verification against the header found (empty: the certificate binds to its block). */
+  problems: string[];
+  /** The block hash the certificate names; null when unreadable. */
+  blockHash: string | null;
+  layout: string | null;
+  /** Bytes of the whole certificate, version included. */
+  size: number;
+  publicData: Uint8Array | null;
   proof: Uint8Array | null;
   proofSize: number;
+  ancestorHashes: string[];
   isMoE: boolean;
+  config: CertificateConfig | null;
+  /** Why readable public data of versions 1–3 could not be decoded as their layout (then served as hex). */
+  configError: string | null;
+  /** The certificate's bytes when they could not be decoded. */
+  raw: Uint8Array | null;
 }
 
 /** A block, ready to be written. */
@@ -46,35 +89,36 @@ export interface ParsedBlock {
   height: number;
   prevHash: string | null;
   time: number;
-  medianTime: number;
+  /** Median time of the past 11 blocks; null when the node does not report it (the indexer computes it). */
+  medianTime: number | null;
   version: number;
   merkleRoot: string;
+  /** Compact target as hex (Core pads it to 8 digits, pearld does not). */
   bits: string;
-  nonce: number;
+  /** null where the header has none (Pearl). */
+  nonce: number | null;
   difficulty: number;
-  chainwork: string;
+  /** The node's cumulative work (hex); null when it does not report it: the indexer sums the work of the bits. */
+  chainwork: string | null;
   size: number;
   strippedSize: number | null;
   weight: number | null;
   txs: ParsedTx[];
   coinbaseHex: string;
+  /** The subsidy the chain's emission schedule allows at this height; null when the profile does not know it. */
+  scheduledSubsidy: bigint | null;
   certificate: ParsedCertificate | null;
   /** The node's block JSON with `tx` reduced to txids, the certificate proof and the fields that change later left out. */
   raw: Record<string, unknown>;
 }
 
-/** The node sent a block the indexer cannot read at all (a missing hash, height or tx list). */
-export class MalformedBlockError extends Error {
-  override readonly name = 'MalformedBlockError';
-}
-
 const HEX = /^[0-9a-fA-F]*$/;
 
 /** Converts a coin amount as JSON-RPC gives it (8 decimals) to integer base units. */
-export function toBaseUnits(coins: unknown): number {
+export function toBaseUnits(coins: unknown): bigint {
   const n = typeof coins === 'number' ? coins : Number(coins);
-  if (!Number.isFinite(n) || n < 0) return 0;
-  return Math.round(n * 1e8);
+  if (!Number.isFinite(n) || n < 0) return 0n;
+  return BigInt(Math.round(n * 1e8));
 }
 
 const num = (v: unknown, fallback = 0): number =>
@@ -135,26 +179,8 @@ function parseTx(t: Record<string, unknown>, index: number): ParsedTx {
   };
 }
 
-function parseCertificate(c: unknown): ParsedCertificate | null {
-  if (!c || typeof c !== 'object') return null;
-  const o = c as Record<string, unknown>;
-  const version = num(o.version);
-  if (version < 1) return null;
-  const proofHex = str(o.proof);
-  const proof =
-    proofHex && HEX.test(proofHex) && proofHex.length % 2 === 0 ? Buffer.from(proofHex, 'hex') : null;
-  return {
-    version,
-    proofCommitment: str(o.proofCommitment) ?? '',
-    publicData: str(o.publicData) ?? '',
-    proof: proof ? new Uint8Array(proof) : null,
-    proofSize: proof ? proof.length : num(o.proofSize),
-    isMoE: o.isMoE === true,
-  };
-}
-
 /**
- * Reads a `getblock <hash> 2` answer of any Bitcoin-Core-compatible node. Fields it does not know are kept in
+ * Reads a `getblock <hash> 2` answer of Bitcoin Core or a fork of it. Fields it does not know are kept in
  * `raw` and otherwise ignored; only a block without hash, height or transactions is refused.
  */
 export function parseBlock(b: unknown): ParsedBlock {
@@ -172,13 +198,8 @@ export function parseBlock(b: unknown): ParsedBlock {
     ? (((o.tx as Record<string, unknown>[])[0]!.vin as Record<string, unknown>[])[0]!.coinbase as string)
     : '';
   // confirmations and nextblockhash change after the block is stored; the API derives them from the tip.
-  const { tx: _tx, certificate, confirmations: _c, nextblockhash: _n, ...header } = o;
-  const cert = parseCertificate(certificate);
+  const { tx: _tx, confirmations: _c, nextblockhash: _n, ...header } = o;
   const raw: Record<string, unknown> = { ...header, tx: txs.map((t) => t.txid) };
-  if (cert) {
-    const { proof: _proof, ...meta } = certificate as Record<string, unknown>;
-    raw.certificate = meta;
-  }
   const time = num(o.time);
   return {
     hash,
@@ -191,13 +212,14 @@ export function parseBlock(b: unknown): ParsedBlock {
     bits: str(o.bits) ?? '',
     nonce: num(o.nonce),
     difficulty: num(o.difficulty),
-    chainwork: str(o.chainwork) ?? '',
+    chainwork: str(o.chainwork),
     size: num(o.size),
     strippedSize: typeof o.strippedsize === 'number' ? o.strippedsize : null,
     weight: typeof o.weight === 'number' ? o.weight : null,
     txs,
     coinbaseHex: coinbase,
-    certificate: cert,
+    scheduledSubsidy: null,
+    certificate: null,
     raw,
   };
 }

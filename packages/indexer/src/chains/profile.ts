@@ -1,0 +1,45 @@
+import type { ParsedBlock } from '../ingest/parse.js';
+import type { NodeClient } from '../node-client.js';
+
+/** The chain families the indexer reads. */
+export type ChainProfileName = 'bitcoin' | 'pearl';
+
+/** What the indexer records about the chain it indexes; the API reports it as it is. */
+export interface ChainInfo {
+  profile: ChainProfileName;
+  /** The node's network name (pearld's chaincfg name; Core's `chain`), when known. */
+  network: string | null;
+  /** Hash of block 0. A database holds one chain: a node with another genesis is refused. */
+  genesisHash: string;
+  /** Whether the genesis hash is the published one of `network` (else fork heights are not known). */
+  knownGenesis: boolean;
+  units: { symbol: string | null; baseUnit: string; decimals: number };
+  /** The emission schedule the supply figures use; null when the subsidy is taken from the coinbases. */
+  emissionFormula: string | null;
+  /** Heights from which each certificate version is required, where the network's parameters are known. */
+  certificateForks: Record<string, number | null> | null;
+  /** JSON-RPC calls the node does not answer, so nothing above the indexer asks it for them. */
+  unsupportedCalls: string[];
+}
+
+/** How the indexer reads one chain family: fetching and decoding blocks, its emission, its checkpoints. */
+export interface ChainProfile {
+  readonly info: ChainInfo;
+  /**
+   * Fetches and decodes the blocks of these heights and hashes, in order. `prevHash` is the hash of the block
+   * before the first (null before genesis).
+   */
+  fetchBlocks(
+    node: NodeClient,
+    heights: number[],
+    hashes: string[],
+    prevHash: string | null,
+  ): Promise<ParsedBlock[]>;
+  /** The hash a checkpoint pins at this height, if any. */
+  checkpoint(height: number): string | undefined;
+}
+
+/** The node serves a chain the database does not hold, or not the one CHAIN names. */
+export class ChainProfileError extends Error {
+  override readonly name = 'ChainProfileError';
+}
