@@ -110,7 +110,8 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(block.hash);
     expect(r.stdout).toContain(new Date(block.time * 1000).toISOString().replace('.000Z', 'Z'));
-    const coins = `${Math.floor(block.reward / 1e8)}.${String(block.reward % 1e8).padStart(8, '0')}`;
+    const reward = BigInt(block.reward);
+    const coins = `${reward / 100_000_000n}.${String(reward % 100_000_000n).padStart(8, '0')}`;
     expect(r.stdout).toMatch(new RegExp(`reward\\s+${coins.replace('.', '\\.')}`));
     const units = await cli('block', '42', '--table', '--base-units');
     expect(units.stdout).toMatch(new RegExp(`reward\\s+${block.reward}\\b`));

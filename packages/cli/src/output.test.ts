@@ -12,6 +12,9 @@ describe('output', () => {
     expect(formatCoins(5_000_000_000)).toBe('50.00000000');
     expect(formatCoins(-41_643_511)).toBe('-0.41643511');
     expect(formatCoins(2 ** 53 - 1)).toBe('90071992.54740991');
+    // The API's amounts are decimal strings; Pearl's supply is past 2^53 base units.
+    expect(formatCoins('210000000000000000')).toBe('2100000000.00000000');
+    expect(formatCoins('-1500000')).toBe('-0.01500000');
   });
 
   it('defaults to a table on a terminal and to JSON in a pipe; flags win', () => {

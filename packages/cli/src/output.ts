@@ -33,14 +33,22 @@ export function resolveFormat(
   return isTTY ? 'table' : 'json';
 }
 
-const COIN = 100_000_000;
+const COIN = 100_000_000n;
 
-/** Base units as coins with 8 decimals, exactly (no floating point). */
-export function formatCoins(units: number): string {
-  if (!Number.isSafeInteger(units)) return String(units);
-  const sign = units < 0 ? '-' : '';
-  const abs = Math.abs(units);
-  return `${sign}${Math.floor(abs / COIN)}.${String(abs % COIN).padStart(8, '0')}`;
+/**
+ * Base units (the API's decimal strings, or numbers) as coins with 8 decimals, exactly at any size.
+ * @example formatCoins('322964134063') // '3229.64134063'
+ */
+export function formatCoins(units: string | number | bigint): string {
+  let n: bigint;
+  try {
+    n = BigInt(units);
+  } catch {
+    return String(units);
+  }
+  const sign = n < 0n ? '-' : '';
+  const abs = n < 0n ? -n : n;
+  return `${sign}${abs / COIN}.${String(abs % COIN).padStart(8, '0')}`;
 }
 
 /** Unix seconds as ISO 8601 without milliseconds. */
@@ -56,7 +64,11 @@ export function shortHash(hash: string): string {
 /** One value as table text. */
 export function formatCell(value: unknown, kind: CellKind, baseUnits: boolean): string {
   if (value === null || value === undefined) return '';
-  if (kind === 'amount' && typeof value === 'number') return baseUnits ? String(value) : formatCoins(value);
+  if (
+    kind === 'amount' &&
+    (typeof value === 'number' || (typeof value === 'string' && /^-?\d+$/.test(value)))
+  )
+    return baseUnits ? String(value) : formatCoins(value);
   if (kind === 'time' && typeof value === 'number') return formatTime(value);
   if (kind === 'hash' && typeof value === 'string') return shortHash(value);
   if (kind === 'share' && typeof value === 'number') return `${(value * 100).toFixed(2)}%`;
@@ -87,8 +99,10 @@ const AMOUNT_KEYS = new Set([
   'total',
   'opReturn',
   'burnAddresses',
+  'unclaimedSubsidy',
+  'claimed',
+  'maxSupply',
   'totalFee',
-  'providerMarketCap',
 ]);
 const TIME_KEYS = new Set(['time', 'medianTime', 'lastBlockTime', 'tipTime']);
 

@@ -61,6 +61,7 @@ export { DEFAULT_CHART_DAYS } from './routes/market.js';
 export * from './schemas/address.js';
 export * from './schemas/analytics.js';
 export * from './schemas/block.js';
+export * from './schemas/chain.js';
 export * from './schemas/common.js';
 export * from './schemas/market.js';
 export * from './schemas/mining.js';

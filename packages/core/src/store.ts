@@ -9,6 +9,7 @@ import type {
 } from './schemas/address.js';
 import type { Network, PoolAnalytics, Pouw, Supply } from './schemas/analytics.js';
 import type { Block, Certificate, Input, Output } from './schemas/block.js';
+import type { ChainIdentity } from './schemas/chain.js';
 import type { DailyBlocks, Miner, PayoutOutput, Pool, PoolShare, PoolWindow } from './schemas/mining.js';
 import type { Tx, TxFlow, TxWithCounterparties } from './schemas/tx.js';
 import type { MarketStore } from './store-market.js';
@@ -38,6 +39,8 @@ export interface IndexerStateInfo {
   lastReorgDepth: number | null;
   lastReorgAt: string | null;
   updatedAt: string;
+  /** The chain the database holds; null before the indexer first asked the node. */
+  chain: ChainIdentity | null;
 }
 
 // Records leave out what depends on the moment of the request (confirmations); handlers add it from meta.

@@ -10,7 +10,16 @@ export * from './queries/keys.js';
 export * from './queries/market.js';
 export { type RollbackResult, rebuildDays, rollbackTo } from './queries/rollback.js';
 export * from './queries/state.js';
-export { type AdvisoryLock, DatabaseError, parseInt8, type Row, type Sql, toDatabaseError } from './sql.js';
+export {
+  type AdvisoryLock,
+  amountText,
+  DatabaseError,
+  type Int8,
+  parseInt8,
+  type Row,
+  type Sql,
+  toDatabaseError,
+} from './sql.js';
 export { createSqlStore, feeRate } from './store.js';
 export { marketStoreMethods } from './store-market.js';
 export { createSearchStore } from './store-search.js';

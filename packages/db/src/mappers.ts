@@ -1,5 +1,6 @@
-import type { BlockRecord } from '@explorer/core';
+import type { BlockRecord, ChainIdentity } from '@explorer/core';
 import type { BlockQueryRow } from './queries/blocks.js';
+import { amountText } from './sql.js';
 
 /** Maps a block row to the API's block record. */
 export function toBlock(r: BlockQueryRow): BlockRecord {
@@ -22,10 +23,10 @@ export function toBlock(r: BlockQueryRow): BlockRecord {
     nonce: r.nonce,
     difficulty: r.difficulty,
     chainwork: r.chainwork,
-    subsidy: r.subsidy,
-    fees: r.fees,
-    reward: r.reward,
-    valueOut: r.value_out,
+    subsidy: amountText(r.subsidy),
+    fees: amountText(r.fees),
+    reward: amountText(r.reward),
+    valueOut: amountText(r.value_out),
     miner: { address: r.miner_address, label: r.miner_label },
     pool: {
       id: r.pool_id,
@@ -39,9 +40,28 @@ export function toBlock(r: BlockQueryRow): BlockRecord {
         ? null
         : {
             version: r.cert_version,
+            readable: r.cert_readable !== false,
+            verified: r.cert_verified,
             isMoE: r.cert_is_moe === true,
             proofSize: r.cert_proof_size ?? 0,
             proofCommitment: r.cert_proof_commitment ?? '',
           },
+  };
+}
+
+/** The chain identity the indexer recorded, as the API shows it (null before it did). */
+export function chainIdentity(chain: Record<string, unknown> | null): ChainIdentity | null {
+  if (!chain || typeof chain.profile !== 'string') return null;
+  const c = chain as Partial<ChainIdentity>;
+  return {
+    profile: c.profile as string,
+    network: c.network ?? null,
+    genesisHash: c.genesisHash ?? '',
+    knownGenesis: c.knownGenesis === true,
+    units: c.units ?? { symbol: null, baseUnit: 'base unit', decimals: 8 },
+    emissionFormula: c.emissionFormula ?? null,
+    maxSupply: c.maxSupply ?? null,
+    certificateForks: c.certificateForks ?? null,
+    unsupportedCalls: c.unsupportedCalls ?? [],
   };
 }

@@ -35,8 +35,16 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
     });
   });
 
-  it('refuses an int8 past 2^53 instead of rounding it', async () => {
-    await expect(db.sql.query('SELECT 9007199254740993::int8 AS x')).rejects.toThrow(/does not fit/);
+  it('reads an int8 past 2^53 exactly, as a bigint, and writes bigints through both bulk paths', async () => {
+    expect(await db.sql.query('SELECT 9007199254740993::int8 AS x, 42::int8 AS y')).toEqual([
+      { x: 9007199254740993n, y: 42 },
+    ]);
+    const big = 210_000_000_000_000_000n;
+    const rows = await db.sql.query<{ v: string }>(
+      'SELECT (v + 1)::text AS v FROM unnest($1::int8[]) AS t(v)',
+      [[big, 1n]],
+    );
+    expect(rows.map((r) => r.v)).toEqual(['210000000000000001', '2']);
   });
 
   it('passes array parameters for bulk statements', async () => {

@@ -72,9 +72,21 @@ export function toDatabaseError(err: unknown, queryName: string | undefined): Da
   return new DatabaseError(`${label}${e?.message ?? String(err)}`, code, queryName, { cause: err });
 }
 
-/** Parses an int8 value as a JS number; values past 2^53 are refused rather than silently rounded. */
-export function parseInt8(value: string | number | bigint): number {
+/**
+ * An int8 as the drivers return it: a number while it is a safe integer, an exact bigint past 2^53 (amounts of
+ * Pearl's supply get there). Row fields that can grow that large are typed Int8, so arithmetic on them must say
+ * how (BigInt), and output goes through `String()`.
+ */
+export type Int8 = number | bigint;
+
+/** Parses an int8 value: a number when it is a safe integer, else an exact bigint. */
+export function parseInt8(value: string | number | bigint): Int8 {
   const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${String(value)} does not fit a JS number`);
-  return n;
+  return Number.isSafeInteger(n) ? n : BigInt(value);
+}
+
+/** An int8 amount (or a numeric sum) as the API's decimal string. */
+export function amountText(value: Int8 | string | null | undefined): string {
+  if (value === null || value === undefined) return '0';
+  return typeof value === 'string' ? BigInt(value).toString() : String(value);
 }

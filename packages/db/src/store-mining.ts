@@ -9,9 +9,11 @@ import type {
   Pouw,
   Store,
 } from '@explorer/core';
-import { toBlock } from './mappers.js';
+import { chainIdentity, toBlock } from './mappers.js';
 import {
   type DailyStatsQueryRow,
+  PROOF_SIZE_EDGES,
+  selectCertificateDistributions,
   selectCertificateTotals,
   selectDayWork,
   selectLatestCertificates,
@@ -36,7 +38,16 @@ import {
   selectTipBlock,
   selectTopMiners,
 } from './queries/mining.js';
-import type { Sql } from './sql.js';
+import { readIndexerState } from './queries/state.js';
+import { amountText, type Sql } from './sql.js';
+
+/** The certificate-version forks, by the key the chain's parameters name them with. */
+const FORKS = [
+  { version: 2, name: 'MoE (mixture-of-experts jobs)', key: 'moe' },
+  { version: 3, name: 'salted seed', key: 'saltedSeed' },
+  { version: 4, name: 'FP8 proofs', key: 'fp8' },
+  { version: 5, name: 'FP16 proofs', key: 'fp16' },
+] as const;
 
 /** Work represented by one unit of difficulty (hashes). */
 const WORK_PER_DIFFICULTY = 2 ** 32;
@@ -57,7 +68,7 @@ function toMiner(
     seen: r !== null,
     blocks: r?.blocks ?? 0,
     share: ratio(r?.blocks ?? 0, total),
-    reward: r?.reward ?? 0,
+    reward: amountText(r?.reward),
     firstHeight: r?.first_height ?? null,
     lastHeight: r?.last_height ?? null,
     lastBlockTime: r?.last_time ?? null,
@@ -75,7 +86,7 @@ function toPayout(r: PayoutQueryRow): PayoutOutput {
     blockHash: r.hash,
     time: r.time,
     address: r.address,
-    value: r.value,
+    value: amountText(r.value),
     scriptType: r.script_type,
     spent: r.spent,
   };
@@ -177,7 +188,7 @@ export function miningStoreMethods(
         definedAddresses: row.addresses ?? [],
         blocks: row.blocks ?? 0,
         share: ratio(row.blocks ?? 0, total),
-        reward: row.reward ?? 0,
+        reward: amountText(row.reward),
         firstHeight: row.first_height,
         lastHeight: row.last_height,
         payoutAddresses: payouts,
@@ -224,30 +235,79 @@ export function miningStoreMethods(
     },
     async pouw(): Promise<Pouw> {
       const tip = await selectTipBlock(sql);
-      const [t, days, latest] = await Promise.all([
+      const [t, days, latest, dist, chain] = await Promise.all([
         selectCertificateTotals(sql),
         tip ? selectRecentDays(sql, tip.day, 30) : Promise.resolve([]),
         selectLatestCertificates(sql, 10),
+        selectCertificateDistributions(sql),
+        readIndexerState(sql).then((s) => chainIdentity(s.chain)),
       ]);
+      const versions = (r: {
+        v1: number;
+        v2: number;
+        v3: number;
+        v4: number;
+        v5: number;
+        other: number;
+      }) => ({
+        '1': r.v1,
+        '2': r.v2,
+        '3': r.v3,
+        '4': r.v4,
+        '5': r.v5,
+        other: r.other,
+      });
+      const firstSeen = new Map(dist.firstSeen.map((f) => [f.version, f.height]));
+      const forks = chain?.certificateForks ?? null;
+      const tipHeight = tip?.height ?? -1;
       return {
         blocks: t.blocks,
         certifiedBlocks: t.certificates,
         certifiedShare: ratio(t.certificates, t.blocks),
-        byVersion: { '1': t.v1, '2': t.v2, '3': t.v3, '4': t.v4 },
+        byVersion: versions(t),
         moe: t.moe,
         moeShare: ratio(t.moe, t.certificates),
+        commitmentFailures: t.failures,
+        unreadable: t.unreadable,
         proofSize: {
           min: t.proof_min,
-          avg: t.certificates > 0 ? t.proof_bytes / t.certificates : null,
+          avg: t.certificates - t.unreadable > 0 ? t.proof_bytes / (t.certificates - t.unreadable) : null,
           max: t.proof_max,
+          histogram: dist.sizes.map((b) => ({
+            minBytes: PROOF_SIZE_EDGES[b.bucket - 1] ?? 0,
+            maxBytes: PROOF_SIZE_EDGES[b.bucket] ?? null,
+            certificates: b.n,
+          })),
         },
+        shapes: dist.shapes,
+        ranks: dist.ranks,
+        forks: FORKS.map((f) => {
+          const activationHeight = forks?.[f.key] ?? null;
+          const first = firstSeen.get(f.version) ?? null;
+          return {
+            version: f.version,
+            name: f.name,
+            activationHeight,
+            firstSeenHeight: first,
+            crossed: activationHeight !== null ? tipHeight >= activationHeight : first !== null,
+          };
+        }),
         daily: days.map((d) => ({
           date: dateOfDay(d.day),
           blocks: d.blocks,
           certificates: d.certificates,
           share: ratio(d.certificates, d.blocks),
           moe: d.moe_certificates,
-          avgProofSize: d.certificates > 0 ? d.proof_bytes / d.certificates : null,
+          avgProofSize:
+            d.certificates - d.cert_other > 0 ? d.proof_bytes / (d.certificates - d.cert_other) : null,
+          byVersion: versions({
+            v1: d.cert_v1,
+            v2: d.cert_v2,
+            v3: d.cert_v3,
+            v4: d.cert_v4,
+            v5: d.cert_v5,
+            other: d.cert_other,
+          }),
         })),
         latest: latest.map((c) => ({
           height: c.height,
@@ -256,21 +316,36 @@ export function miningStoreMethods(
           version: c.version,
           isMoE: c.is_moe,
           proofSize: c.proof_size,
+          verified: c.verified,
         })),
       };
     },
     async supply() {
       const s = await selectSupply(sql);
-      const unspendable = s.op_return + s.burn;
+      const chain = chainIdentity(s.chain);
+      const emitted = BigInt(s.emitted);
+      const unclaimed = BigInt(s.unclaimed);
+      const opReturn = BigInt(s.op_return);
+      const burn = BigInt(s.burn);
+      const unspendable = opReturn + unclaimed + burn;
+      const schedule = chain?.emissionFormula ?? null;
       return {
         height: s.height ?? -1,
         blockHash: s.hash,
-        emitted: s.emitted,
-        fees: s.fees,
-        unspendable: { total: unspendable, opReturn: s.op_return, burnAddresses: s.burn },
-        circulating: s.emitted - unspendable,
-        formula:
-          'circulating = emitted − (OP_RETURN value + balances of labelled burn addresses); emitted = Σ (coinbase outputs − block fees)',
+        emitted: String(emitted),
+        claimed: String(emitted - unclaimed),
+        fees: String(BigInt(s.fees)),
+        unspendable: {
+          total: String(unspendable),
+          opReturn: String(opReturn),
+          unclaimedSubsidy: String(unclaimed),
+          burnAddresses: String(burn),
+        },
+        circulating: String(emitted - unspendable),
+        maxSupply: chain?.maxSupply ?? null,
+        formula: schedule
+          ? `emitted = Σ subsidy(h) over blocks 0…height, ${schedule}; claimed = Σ coinbase outputs − Σ fees; circulating = emitted − (OP_RETURN value + unclaimed subsidy + balances of labelled burn addresses)`
+          : 'emitted = claimed = Σ (coinbase outputs − block fees) (the chain’s schedule is not known); circulating = emitted − (OP_RETURN value + balances of labelled burn addresses)',
       };
     },
     async poolAnalytics(): Promise<PoolAnalytics> {

@@ -10,7 +10,7 @@ import type {
   TxRecord,
   TxWithCounterpartiesRecord,
 } from '@explorer/core';
-import { toBlock } from './mappers.js';
+import { chainIdentity, toBlock } from './mappers.js';
 import {
   selectAddress,
   selectAddressFlows,
@@ -37,7 +37,7 @@ import {
   selectTxRaw,
   type TxQueryRow,
 } from './queries/txs.js';
-import type { Sql } from './sql.js';
+import { amountText, type Int8, type Sql } from './sql.js';
 import { marketStoreMethods } from './store-market.js';
 import { miningStoreMethods } from './store-mining.js';
 import { createSearchStore } from './store-search.js';
@@ -46,8 +46,8 @@ const FLOW_LIST_MAX = 250;
 const COUNTERPARTIES_MAX = 10;
 
 /** Fee per virtual byte with two decimals. */
-export const feeRate = (fee: number, vsize: number) =>
-  vsize > 0 ? Math.round((fee / vsize) * 100) / 100 : 0;
+export const feeRate = (fee: Int8, vsize: number) =>
+  vsize > 0 ? Math.round((Number(fee) / vsize) * 100) / 100 : 0;
 
 const iso = (v: Date | string | null) =>
   v === null ? null : v instanceof Date ? v.toISOString() : new Date(v).toISOString();
@@ -67,9 +67,9 @@ function toTx(r: TxQueryRow): TxRecord {
     locktime: r.locktime,
     inputCount: r.input_count,
     outputCount: r.output_count,
-    valueIn: r.value_in,
-    valueOut: r.value_out,
-    fee: r.fee,
+    valueIn: amountText(r.value_in),
+    valueOut: amountText(r.value_out),
+    fee: amountText(r.fee),
     feeRate: feeRate(r.fee, r.vsize),
     isCoinbase: r.is_coinbase,
     type: r.type as TxRecord['type'],
@@ -84,7 +84,7 @@ function toOutput(r: OutputQueryRow): Output {
     blockIndex: r.block_index,
     address: r.address,
     label: r.label,
-    value: r.value,
+    value: amountText(r.value),
     scriptType: r.script_type,
     scriptHex: r.script_hex,
     isCoinbase: r.is_coinbase,
@@ -105,14 +105,19 @@ function toInput(r: InputQueryRow): Input {
     prevVout: r.prev_vout,
     address: r.address,
     label: r.label,
-    value: r.value,
+    value: amountText(r.value),
     sequence: r.sequence,
   };
 }
 
+const cmpBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+const absBig = (a: bigint) => (a < 0n ? -a : a);
+
 /** Distinct addresses of one side, largest value first, capped. */
 function side(rows: SideRow[]): { list: string[]; more: boolean } {
-  const sorted = [...rows].sort((a, b) => b.value - a.value || a.address.localeCompare(b.address));
+  const sorted = [...rows].sort(
+    (a, b) => cmpBig(BigInt(b.value), BigInt(a.value)) || a.address.localeCompare(b.address),
+  );
   return {
     list: sorted.slice(0, COUNTERPARTIES_MAX).map((r) => r.address),
     more: sorted.length > COUNTERPARTIES_MAX,
@@ -182,6 +187,7 @@ export function createSqlStore(sql: Sql): Store {
         lastReorgDepth: s.last_reorg_depth,
         lastReorgAt: iso(s.last_reorg_at),
         updatedAt: iso(s.updated_at) ?? new Date(0).toISOString(),
+        chain: chainIdentity(s.chain),
       };
     },
 
@@ -195,16 +201,39 @@ export function createSqlStore(sql: Sql): Store {
     async getCertificate(ref, includeProof): Promise<Certificate | null> {
       const r = await selectCertificate(sql, ref, includeProof);
       if (!r) return null;
+      let configNote: string | null = null;
+      if (!r.config) {
+        if (!r.readable) configNote = 'the certificate bytes did not decode';
+        else if (r.config_error) configNote = r.config_error;
+        else if (r.version === 4)
+          configNote = 'the layout of version 4 public data is not certain: served as hex only';
+        else if (r.version === 5) configNote = 'version 5 certificates carry no public data';
+      }
       return {
         blockHash: r.block_hash,
         height: r.height,
         version: r.version,
+        readable: r.readable,
+        error: r.error,
+        layout: r.layout,
+        size: r.size,
         proofCommitment: r.proof_commitment,
+        computedCommitment: r.computed_commitment,
+        commitmentValid: r.readable ? r.computed_commitment === r.proof_commitment : null,
+        namedBlockHash: r.named_hash,
+        blockHashMatches: r.readable ? r.named_hash === r.block_hash : null,
+        problems: r.problems,
         publicData: r.public_data,
-        proofSize: r.proof_size,
+        publicDataSize: r.public_data_size,
         isMoE: r.is_moe,
+        config: (r.config as Certificate['config']) ?? null,
+        configNote,
+        proofSize: r.proof_size,
+        ancestorHeaderCount: r.ancestor_hashes.length,
+        ancestorHashes: r.ancestor_hashes,
         proofAvailable: r.proof_available,
         ...(includeProof && r.proof_hex !== null ? { proof: r.proof_hex } : {}),
+        raw: r.raw_hex,
       };
     },
     async coinbaseOutputs(height) {
@@ -251,41 +280,41 @@ export function createSqlStore(sql: Sql): Store {
         ),
       ]);
       const labelOf = new Map(labels.map((l) => [l.address, l.label]));
-      const net = new Map<string, { received: number; sent: number }>();
-      for (const s of sides.inputs) net.set(s.address, { received: 0, sent: s.value });
+      const net = new Map<string, { received: bigint; sent: bigint }>();
+      for (const s of sides.inputs) net.set(s.address, { received: 0n, sent: BigInt(s.value) });
       for (const s of sides.outputs) {
         const e = net.get(s.address);
-        if (e) e.received = s.value;
-        else net.set(s.address, { received: s.value, sent: 0 });
+        if (e) e.received = BigInt(s.value);
+        else net.set(s.address, { received: BigInt(s.value), sent: 0n });
       }
       const netFlows = [...net.entries()]
         .map(([address, f]) => ({
           address,
           label: labelOf.get(address) ?? null,
-          received: f.received,
-          sent: f.sent,
+          ...f,
           net: f.received - f.sent,
         }))
-        .sort((a, b) => Math.abs(b.net) - Math.abs(a.net) || a.address.localeCompare(b.address))
-        .slice(0, FLOW_LIST_MAX);
+        .sort((a, b) => cmpBig(absBig(b.net), absBig(a.net)) || a.address.localeCompare(b.address))
+        .slice(0, FLOW_LIST_MAX)
+        .map((f) => ({ ...f, received: String(f.received), sent: String(f.sent), net: String(f.net) }));
       return {
         txid: r.txid,
         blockHeight: r.block_height,
         time: r.block_time,
         type: r.type as TxFlow['type'],
-        fee: r.fee,
+        fee: amountText(r.fee),
         feeRate: feeRate(r.fee, r.vsize),
-        valueIn: r.value_in,
-        valueOut: r.value_out,
+        valueIn: amountText(r.value_in),
+        valueOut: amountText(r.value_out),
         inputs: inputs.slice(0, FLOW_LIST_MAX).map((i) => ({
           address: i.address,
-          value: i.value,
+          value: amountText(i.value),
           prevTxid: i.prev_txid,
           prevVout: i.prev_vout,
         })),
         outputs: outputs.slice(0, FLOW_LIST_MAX).map((o) => ({
           address: o.address,
-          value: o.value,
+          value: amountText(o.value),
           vout: o.vout,
           scriptType: o.script_type,
           spent: o.spent_txid !== null,
@@ -310,9 +339,9 @@ export function createSqlStore(sql: Sql): Store {
         address,
         seen: a !== null,
         label,
-        balance: a?.balance ?? 0,
-        received: a?.received ?? 0,
-        sent: a?.sent ?? 0,
+        balance: amountText(a?.balance),
+        received: amountText(a?.received),
+        sent: amountText(a?.sent),
         txCount: a?.tx_count ?? 0,
         utxoCount: a?.utxo_count ?? 0,
         firstSeen: a ? { height: a.first_seen_height, time: a.first_seen_time } : null,
@@ -322,17 +351,17 @@ export function createSqlStore(sql: Sql): Store {
     async listAddressTxs(address, page) {
       return (await selectAddressTxs(sql, address, page)).map((r) => ({
         ...toTx(r),
-        received: r.received,
-        sent: r.sent,
-        net: r.received - r.sent,
-        balanceAfter: r.balance,
+        received: amountText(r.received),
+        sent: amountText(r.sent),
+        net: String(BigInt(r.received) - BigInt(r.sent)),
+        balanceAfter: amountText(r.balance),
       }));
     },
     async listAddressUtxos(address, page) {
       return (await selectAddressUtxos(sql, address, page)).map((r) => ({
         txid: r.txid,
         vout: r.vout,
-        value: r.value,
+        value: amountText(r.value),
         blockHeight: r.block_height,
         blockHash: r.block_hash,
         blockIndex: r.block_index,
@@ -347,20 +376,25 @@ export function createSqlStore(sql: Sql): Store {
         date: dateOfDay(r.day),
         height: r.height,
         time: r.time,
-        balance: r.balance,
-        received: r.received,
-        sent: r.sent,
+        balance: amountText(r.balance),
+        received: amountText(r.received),
+        sent: amountText(r.sent),
         txCount: r.tx_count,
       }));
     },
     async flowSummary(address, now): Promise<FlowSummary> {
       const [a, w] = await Promise.all([selectAddress(sql, address), selectFlowWindows(sql, address, now)]);
-      const win = (i: number, o: number, n: number) => ({ inflow: i, outflow: o, net: i - o, txCount: n });
+      const win = (i: Int8, o: Int8, n: number) => ({
+        inflow: amountText(i),
+        outflow: amountText(o),
+        net: String(BigInt(i) - BigInt(o)),
+        txCount: n,
+      });
       return {
         address,
-        inflow: a?.received ?? 0,
-        outflow: a?.sent ?? 0,
-        net: (a?.received ?? 0) - (a?.sent ?? 0),
+        inflow: amountText(a?.received),
+        outflow: amountText(a?.sent),
+        net: String(BigInt(a?.received ?? 0) - BigInt(a?.sent ?? 0)),
         txCount: a?.tx_count ?? 0,
         receivingTxCount: w.receiving,
         spendingTxCount: w.spending,
@@ -380,10 +414,10 @@ export function createSqlStore(sql: Sql): Store {
         blockHash: r.block_hash,
         blockIndex: r.block_index,
         time: r.block_time,
-        received: r.received,
-        sent: r.sent,
-        net: r.received - r.sent,
-        balance: r.balance,
+        received: amountText(r.received),
+        sent: amountText(r.sent),
+        net: String(BigInt(r.received) - BigInt(r.sent)),
+        balance: amountText(r.balance),
       }));
     },
   };

@@ -1,3 +1,5 @@
+import { Agent, fetch as undiciFetch } from 'undici';
+
 /** A JSON-RPC error the node answered with (the node is up; the request was refused). */
 export class NodeRpcError extends Error {
   override readonly name = 'NodeRpcError';
@@ -28,6 +30,11 @@ export interface NodeClientOptions {
   attempts?: number;
   /** First backoff in milliseconds, doubled each attempt (default 250). */
   backoffMs?: number;
+  /**
+   * For an https:// URL: the certificate (PEM) to trust, e.g. pearld's `rpc.cert`, which is self-signed. Without
+   * it the system's certificate authorities decide.
+   */
+  tlsCa?: string | Buffer;
   /** fetch to use (tests inject failures through it). */
   fetch?: typeof fetch;
 }
@@ -72,7 +79,15 @@ export function createNodeClient(opts: NodeClientOptions): NodeClient {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const attempts = Math.max(1, opts.attempts ?? 4);
   const backoffMs = opts.backoffMs ?? 250;
-  const doFetch = opts.fetch ?? fetch;
+  // undici (the client behind Node's fetch) with our own agent, so a node's self-signed certificate can be trusted.
+  const dispatcher = new Agent(opts.tlsCa ? { connect: { ca: opts.tlsCa } } : {});
+  const doFetch =
+    opts.fetch ??
+    ((url: string, init: RequestInit) =>
+      undiciFetch(url, {
+        ...(init as Parameters<typeof undiciFetch>[1]),
+        dispatcher,
+      }) as unknown as Promise<Response>);
   let nextId = 1;
 
   async function post(body: unknown, label: string): Promise<unknown> {

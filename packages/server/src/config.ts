@@ -1,5 +1,5 @@
 import { parseTierLimits } from '@explorer/core';
-import { type MarketConfig, MarketConfigError, marketConfigFromEnv } from '@explorer/indexer';
+import { defaultRpcPort, type MarketConfig, MarketConfigError, marketConfigFromEnv } from '@explorer/indexer';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 
 /** Everything the server and the indexer are configured with. */
@@ -11,8 +11,14 @@ export interface ServerConfig {
   /** PostgreSQL URL the API reads from (a replica); null → `databaseUrl`. */
   databaseReadUrl: string | null;
   dataDir: string;
-  /** Bitcoin-Core-compatible JSON-RPC URL; null → the built-in devnet. */
+  /** The chain node's JSON-RPC URL (pearld or a Bitcoin Core fork); null → the built-in devnet. */
   nodeRpcUrl: string | null;
+  /** The node's chain family; null → detected from the node's genesis block. */
+  chain: 'pearl' | 'bitcoin' | null;
+  /** The node's network (mainnet, testnet, testnet2, regtest…); null → detected. */
+  chainNetwork: string | null;
+  /** PEM file of the certificate to trust for an https:// node (pearld's rpc.cert). */
+  nodeRpcCert: string | null;
   /** Base URL the OpenAPI document names; null → http://HOST:PORT once the port is known. */
   publicBaseUrl: string | null;
   poolsFile: string | null;
@@ -129,6 +135,14 @@ const url =
     return raw.trim();
   };
 
+const oneOf =
+  <T extends string>(values: readonly T[]): Parser<T> =>
+  (raw, name) => {
+    const v = raw.trim().toLowerCase();
+    if ((values as readonly string[]).includes(v)) return v as T;
+    throw new ConfigError(name, `must be one of ${values.join(', ')} (got ${quote(raw)})`);
+  };
+
 const logLevel: Parser<LogLevel> = (raw, name) => {
   const v = raw.trim().toLowerCase();
   if ((LOG_LEVELS as readonly string[]).includes(v)) return v as LogLevel;
@@ -206,6 +220,30 @@ export const SETTINGS: readonly Setting[] = [
     shown: 'built-in devnet',
     description: 'chain node JSON-RPC URL (credentials in the URL)',
     parse: httpUrl,
+    fallback: null,
+  }),
+  s({
+    key: 'chain',
+    env: 'CHAIN',
+    shown: 'detected',
+    description: 'the node’s chain family: pearl (pearld) or bitcoin (Bitcoin Core and its forks)',
+    parse: nullable(oneOf(['pearl', 'bitcoin'] as const)),
+    fallback: null,
+  }),
+  s({
+    key: 'chainNetwork',
+    env: 'CHAIN_NETWORK',
+    shown: 'detected',
+    description: 'the node’s network: mainnet, testnet, testnet2, regtest, simnet or signet (Pearl)',
+    parse: nullable(text),
+    fallback: null,
+  }),
+  s({
+    key: 'nodeRpcCert',
+    env: 'NODE_RPC_CERT',
+    shown: 'system CAs',
+    description: 'certificate (PEM) to trust for an https:// node, e.g. ~/.pearld/rpc.cert',
+    parse: nullable(text),
     fallback: null,
   }),
   s({
@@ -491,7 +529,33 @@ export function loadConfig(
   if (config.databaseReadUrl && !config.databaseUrl) {
     throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL (the embedded database has no replicas)');
   }
+  if (config.nodeRpcUrl) config.nodeRpcUrl = withDefaultPort(config);
   return config;
+}
+
+/**
+ * NODE_RPC_URL with the network's default JSON-RPC port when it names none (pearld: 44107 mainnet, 44109
+ * testnet, 44111 testnet2, 18334 regtest…); without CHAIN to say whose default, a port is required.
+ */
+function withDefaultPort(config: ServerConfig): string {
+  const raw = config.nodeRpcUrl as string;
+  const u = new URL(raw);
+  // URL drops a port equal to the scheme's default (https://host:443): look at what was written.
+  const authority = raw.split('//')[1]?.split('/')[0]?.split('@').pop() ?? '';
+  if (u.port !== '' || /:\d+$/.test(authority)) return raw;
+  if (!config.chain)
+    throw new ConfigError(
+      'NODE_RPC_URL',
+      'names no port: add one, or set CHAIN (and CHAIN_NETWORK) for its default',
+    );
+  const port = defaultRpcPort(config.chain, config.chainNetwork);
+  if (port === undefined)
+    throw new ConfigError(
+      'NODE_RPC_URL',
+      `names no port and ${config.chain} has no default for network ${quote(config.chainNetwork ?? '')}`,
+    );
+  u.port = String(port);
+  return u.toString();
 }
 
 /** The base URL the API announces: PUBLIC_BASE_URL, else http://HOST:PORT with the port actually bound. */

@@ -160,7 +160,7 @@ describe('hostile input against every endpoint of the served OpenAPI document (P
     });
     const tip = f.devnet.height();
     const block = await f.node.call<any>('getblock', [await f.node.call('getblockhash', [tip]), 2]);
-    const tx = block.tx[0];
+    const tx = (block.rawtx ?? block.tx)[0];
     const truth = f.devnet.truth();
     samples = {
       heightOrHash: String(tip),

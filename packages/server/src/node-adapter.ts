@@ -15,6 +15,8 @@ export interface NodeAdapterOptions {
   timeoutMs?: number;
   /** How often the cached height is refreshed, in milliseconds (default 2,000). */
   refreshMs?: number;
+  /** Certificate (PEM) to trust for an https:// node. */
+  tlsCa?: Buffer | string;
   /** A client to use instead of one built from url (tests). */
   client?: NodeClient;
 }
@@ -27,7 +29,8 @@ export function createNodeAdapter(opts: NodeAdapterOptions): NodeAdapter {
   const timeoutMs = opts.timeoutMs ?? 2_000;
   const refreshMs = opts.refreshMs ?? 2_000;
   // One attempt: a request waiting on retries of a dead node is worse than a prompt 503.
-  const client = opts.client ?? createNodeClient({ url: opts.url, timeoutMs, attempts: 1 });
+  const client =
+    opts.client ?? createNodeClient({ url: opts.url, timeoutMs, attempts: 1, tlsCa: opts.tlsCa });
   let height: number | null = null;
   let refreshing = false;
   let closed = false;

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore, openDatabase, type Sql } from '@explorer/db';
@@ -15,7 +15,7 @@ import { serve } from '@hono/node-server';
 import { createAccess } from './access.js';
 import { createServerApp } from './app.js';
 import { attachClientErrorHandler } from './client-errors.js';
-import { publicBaseUrl, type ServerConfig } from './config.js';
+import { ConfigError, publicBaseUrl, type ServerConfig } from './config.js';
 import { type DevnetChain, reconcileWithDevnet, startDevnetChain } from './devnet-chain.js';
 import { createLogger } from './logger.js';
 import { createNodeAdapter, type NodeAdapter } from './node-adapter.js';
@@ -58,6 +58,18 @@ function listen(
       resolve(info);
     }, reject);
   });
+}
+
+/** The node's TLS certificate, read once at start; an unreadable file stops the start with one line. */
+function readCertificate(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new ConfigError(
+      'NODE_RPC_CERT',
+      `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): ${path}`,
+    );
+  }
 }
 
 /**
@@ -111,6 +123,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       log.info({ url: chain.url, height: chain.devnet.height() }, 'devnet started');
     }
     const nodeUrl = config.nodeRpcUrl ?? chain?.url ?? null;
+    const tlsCa = config.nodeRpcCert ? readCertificate(config.nodeRpcCert) : undefined;
 
     let indexer: Indexer | null = null;
     if (config.index && nodeUrl) {
@@ -136,7 +149,8 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       if (chain) await reconcileWithDevnet(writeSql, chain.devnet, log);
       const started = createIndexer({
         sql: writeSql,
-        node: createNodeClient({ url: nodeUrl }),
+        node: createNodeClient({ url: nodeUrl, tlsCa }),
+        chain: { chain: config.chain, network: config.chainNetwork },
         definitions,
         log,
         pollIntervalMs: config.indexerPollMs,
@@ -171,7 +185,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       return { url: null, summary, close: closeAll };
     }
 
-    const node: NodeAdapter | null = nodeUrl ? createNodeAdapter({ url: nodeUrl }) : null;
+    const node: NodeAdapter | null = nodeUrl ? createNodeAdapter({ url: nodeUrl, tlsCa }) : null;
     if (node) closers.push(() => node.close());
 
     // The app needs the public URL, which needs the bound port (PORT=0): bind first, answer 503 until ready.

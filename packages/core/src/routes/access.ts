@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type RouteContext } from '../route.js';
+import { ChainSchema } from '../schemas/chain.js';
 
 const IdentitySchema = z
   .discriminatedUnion('type', [
@@ -94,6 +95,9 @@ export const accessRoutes = [
           healthy: z.boolean().describe('True when nothing is degraded.'),
           degraded: z.array(z.enum(['database', 'node', 'indexer', 'redis', 'market'])),
           api: z.object({ version: z.string(), startedAt: z.string(), uptimeSeconds: z.int() }),
+          chain: ChainSchema.nullable().describe(
+            'The chain the data comes from (profile, network, genesis, units); null before the indexer first reached the node.',
+          ),
           database: ComponentSchema,
           node: ComponentSchema.extend({ height: z.int().nullable() }),
           rateLimit: z
@@ -118,7 +122,7 @@ export const accessRoutes = [
             state: z
               .string()
               .describe(
-                'starting, syncing, synced, node-unreachable, reorg-too-deep, error, stopped, unknown.',
+                'starting, syncing, synced, node-unreachable, reorg-too-deep, wrong-chain, error, stopped, unknown.',
               ),
             error: z.string().nullable(),
             tipHeight: z.int(),
@@ -175,6 +179,7 @@ export const accessRoutes = [
               startedAt: new Date(ctx.config.startedAt).toISOString(),
               uptimeSeconds: Math.floor((ctx.now - ctx.config.startedAt) / 1000),
             },
+            chain: state?.chain ?? null,
             database: db,
             node: {
               ok: probe.reachable,

@@ -91,7 +91,7 @@ export const marketRoutes = [
               change24h: q.change24h,
               volume24h: q.volume24h,
               providerMarketCap: q.marketCap,
-              marketCap: hasSupply ? (q.price * supply.circulating) / 1e8 : null,
+              marketCap: hasSupply ? (q.price * Number(supply.circulating)) / 1e8 : null,
               providerUpdatedAt: isoOrNull(q.providerUpdatedAt),
               fetchedAt: iso(q.fetchedAt),
             })),

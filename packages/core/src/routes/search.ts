@@ -335,7 +335,7 @@ export function summarizeMempool(info: unknown, verbose: unknown, now: number): 
     count: entries.length,
     bytes,
     ...(usage !== null ? { usage: Math.round(usage) } : {}),
-    totalFee,
+    totalFee: String(totalFee),
     // mempoolminfee is in coins per 1,000 vbytes.
     minFeeRate: coinsToUnits(minFee) / 1000,
     feeRateBuckets: buckets,

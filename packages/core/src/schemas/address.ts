@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Amount, Hash64, Height, LabelSchema, SeenSchema, UnixTime } from './common.js';
+import { Amount, Hash64, Height, LabelSchema, SeenSchema, SignedAmount, UnixTime } from './common.js';
 import { TxSchema } from './tx.js';
 
 /** An address's totals. */
@@ -27,7 +27,7 @@ export type AddressSummary = z.infer<typeof AddressSummarySchema>;
 export const AddressTxSchema = TxSchema.extend({
   received: Amount,
   sent: Amount,
-  net: z.int(),
+  net: SignedAmount,
   balanceAfter: Amount.describe('The address balance right after this transaction.'),
 }).meta({ id: 'AddressTx' });
 
@@ -44,7 +44,7 @@ export const FlowRowSchema = z
     time: UnixTime,
     received: Amount,
     sent: Amount,
-    net: z.int(),
+    net: SignedAmount,
     balance: Amount.describe('Balance after this transaction.'),
   })
   .meta({ id: 'FlowRow' });
@@ -90,7 +90,7 @@ export type BalancePoint = z.infer<typeof BalancePointSchema>;
 
 /** In and out totals over a window. */
 export const FlowWindowSchema = z
-  .object({ inflow: Amount, outflow: Amount, net: z.int(), txCount: z.int() })
+  .object({ inflow: Amount, outflow: Amount, net: SignedAmount, txCount: z.int() })
   .meta({ id: 'FlowWindow' });
 
 /** An address's inflow/outflow summary, overall and over recent windows. */
@@ -99,7 +99,7 @@ export const FlowSummarySchema = z
     address: z.string(),
     inflow: Amount,
     outflow: Amount,
-    net: z.int(),
+    net: SignedAmount,
     txCount: z.int(),
     receivingTxCount: z.int().describe('Transactions that paid the address.'),
     spendingTxCount: z.int().describe('Transactions that spent from the address.'),

@@ -34,18 +34,69 @@ export const NetworkSchema = z
 /** Network analytics. */
 export type Network = z.infer<typeof NetworkSchema>;
 
+const VersionCounts = z
+  .object({
+    '1': z.int(),
+    '2': z.int(),
+    '3': z.int(),
+    '4': z.int(),
+    '5': z.int(),
+    other: z.int().describe('Unreadable certificates, and versions outside 1–5.'),
+  })
+  .meta({ id: 'CertificateVersionCounts' });
+
 /** PoUW certificate analytics. */
 export const PouwSchema = z
   .object({
     blocks: z.int().describe('Indexed blocks.'),
-    certifiedBlocks: z.int(),
+    certifiedBlocks: z.int().describe('Blocks with a certificate (every Pearl block; none on Bitcoin).'),
     certifiedShare: z.number().describe('certifiedBlocks ÷ blocks.'),
-    byVersion: z.object({ '1': z.int(), '2': z.int(), '3': z.int(), '4': z.int() }),
+    byVersion: VersionCounts,
     moe: z.int().describe('Certificates of mixture-of-experts jobs.'),
     moeShare: z.number().describe('moe ÷ certifiedBlocks.'),
+    commitmentFailures: z
+      .int()
+      .describe(
+        'Certificates above genesis that do not bind to their header (commitment or block hash); 0 on a valid chain.',
+      ),
+    unreadable: z.int().describe('Certificates whose bytes did not decode.'),
     proofSize: z
-      .object({ min: z.int().nullable(), avg: z.number().nullable(), max: z.int().nullable() })
-      .describe('Bytes.'),
+      .object({
+        min: z.int().nullable(),
+        avg: z.number().nullable(),
+        max: z.int().nullable(),
+        histogram: z
+          .array(z.object({ minBytes: z.int(), maxBytes: z.int().nullable(), certificates: z.int() }))
+          .describe('Certificates per proof-size bucket (bytes; the last bucket is open).'),
+      })
+      .describe('Bytes, over the certificates that decoded.'),
+    shapes: z
+      .array(z.object({ m: z.int(), n: z.int(), k: z.int(), certificates: z.int() }))
+      .describe(
+        'Matrix product shapes (m×k by k×n) of the decoded configurations, most frequent first (at most 20; genesis, Pearl’s literal zero public data, left out).',
+      ),
+    ranks: z
+      .array(z.object({ rank: z.int(), certificates: z.int() }))
+      .describe('Ranks of the decoded configurations (genesis left out).'),
+    forks: z
+      .array(
+        z.object({
+          version: z.int().describe('The certificate version the fork requires.'),
+          name: z.string(),
+          activationHeight: z
+            .int()
+            .nullable()
+            .describe(
+              'Where the network’s parameters put it; null when off or not known (an unknown genesis).',
+            ),
+          firstSeenHeight: z
+            .int()
+            .nullable()
+            .describe('The first indexed block with a certificate of this version.'),
+          crossed: z.boolean().describe('Whether the indexed chain has reached it.'),
+        }),
+      )
+      .describe('Certificate-version forks: v2 (MoE), v3 (salted seed), v4 (FP8), v5 (FP16).'),
     daily: z
       .array(
         z.object({
@@ -55,6 +106,7 @@ export const PouwSchema = z
           share: z.number(),
           moe: z.int(),
           avgProofSize: z.number().nullable(),
+          byVersion: VersionCounts,
         }),
       )
       .describe('The last 30 UTC days with blocks, oldest first.'),
@@ -67,6 +119,7 @@ export const PouwSchema = z
           version: z.int(),
           isMoE: z.boolean(),
           proofSize: z.int(),
+          verified: z.boolean().nullable(),
         }),
       )
       .describe('The 10 most recent certificates.'),
@@ -81,17 +134,28 @@ export const SupplySchema = z
   .object({
     height: z.int().describe('Height the figures are computed at (the indexed tip).'),
     blockHash: Hash64.nullable(),
-    emitted: Amount.describe('Σ subsidies claimed by coinbases (Σ coinbase outputs − Σ fees).'),
+    emitted: Amount.describe(
+      'Σ subsidy the emission schedule allows for blocks 0…height (Pearl’s formula); where the chain’s schedule is not known (Bitcoin forks), Σ what coinbases claimed.',
+    ),
+    claimed: Amount.describe('Σ subsidy coinbases claimed: Σ coinbase outputs − Σ fees.'),
     fees: Amount.describe('Σ transaction fees paid.'),
     unspendable: z
       .object({
         total: Amount,
         opReturn: Amount.describe('Σ value locked in OP_RETURN outputs.'),
-        burnAddresses: Amount.describe('Σ balances of addresses labelled as burn addresses.'),
+        unclaimedSubsidy: Amount.describe(
+          'Σ subsidy coinbases did not claim (emitted − claimed): never spendable.',
+        ),
+        burnAddresses: Amount.describe(
+          'Σ balances of addresses labelled as burn addresses (labels are the operator’s).',
+        ),
       })
-      .describe('Provably unspendable coins.'),
+      .describe('Coins no one can spend.'),
     circulating: Amount.describe('emitted − unspendable.total.'),
-    formula: z.string(),
+    maxSupply: Amount.nullable().describe('What the schedule will ever emit; null when not known.'),
+    formula: z
+      .string()
+      .describe('How emitted and circulating are computed, naming the emission formula used.'),
   })
   .meta({ id: 'Supply' });
 

@@ -4,10 +4,24 @@ import { Amount, Hash64, Height, UnixTime } from './common.js';
 /** The certificate summary carried on every block. */
 export const CertificateSummarySchema = z
   .object({
-    version: z.int().min(1).max(4).describe('Certificate format version (1–4).'),
+    version: z
+      .int()
+      .min(0)
+      .describe(
+        'Certificate format version (Pearl: 1–4 allowed by consensus, 5 decodable); for bytes that did not decode, the version they declare.',
+      ),
+    readable: z
+      .boolean()
+      .describe('Whether the certificate bytes decoded (else they are served as hex on /certificate).'),
+    verified: z
+      .boolean()
+      .nullable()
+      .describe(
+        'Whether it binds to its header: the proof commitment and the block hash it names match; null when unreadable.',
+      ),
     isMoE: z.boolean().describe('Whether the useful work was a mixture-of-experts job.'),
-    proofSize: z.int().describe('Size of the ZK proof in bytes.'),
-    proofCommitment: z.string().describe('Commitment to the proof (hex).'),
+    proofSize: z.int().describe('Size of the ZK proof in bytes (0 when unreadable).'),
+    proofCommitment: z.string().describe('The proof commitment the block header carries (display hex).'),
   })
   .meta({ id: 'CertificateSummary' });
 
@@ -34,11 +48,19 @@ export const BlockSchema = z
     weight: z.int().nullable().describe('Block weight; null when the node does not report it.'),
     version: z.int(),
     merkleRoot: z.string(),
-    bits: z.string(),
-    nonce: z.int(),
-    difficulty: z.number(),
-    chainwork: z.string().describe('Cumulative work as the node reports it (hex).'),
-    subsidy: Amount.describe('New coins the coinbase claimed: reward − fees.'),
+    bits: z.string().describe('Compact target (hex), as the node prints it.'),
+    nonce: z.int().nullable().describe('Header nonce; null on chains whose header has none (Pearl).'),
+    difficulty: z
+      .number()
+      .describe('As the node computes it (Pearl: the network’s pow-limit target ÷ this block’s).'),
+    chainwork: z
+      .string()
+      .describe(
+        'Cumulative work (hex): as the node reports it, else Σ 2^256 ÷ (target + 1) over the chain (Pearl).',
+      ),
+    subsidy: Amount.describe(
+      'New coins the coinbase claimed: reward − fees (may be less than the schedule allows).',
+    ),
     fees: Amount.describe('Sum of the fees of the block’s transactions.'),
     reward: Amount.describe('Sum of the coinbase outputs (subsidy + fees).'),
     valueOut: Amount.describe('Sum of the outputs of the non-coinbase transactions.'),
@@ -66,20 +88,112 @@ export const BlockSchema = z
 /** A block as the API returns it. */
 export type Block = z.infer<typeof BlockSchema>;
 
-/** A block certificate in full. */
+const PatternSchema = z
+  .object({
+    hex: z.string().describe('The 6 pattern bytes: 3 × (factor − 1, length − 1).'),
+    dims: z.array(z.object({ factor: z.int(), length: z.int() })).describe('Its non-trivial dimensions.'),
+    size: z.int().describe('How many indices it selects.'),
+  })
+  .meta({ id: 'PeriodicPattern' });
+
+/** The mining configuration decoded from a version 1–3 certificate's public data. */
+export const MiningConfigSchema = z
+  .object({
+    commonDim: z.int().describe('k: the inner dimension of the matrix product.'),
+    rank: z.int(),
+    mmaType: z.int().describe('0 = Int7×Int7→Int32 (the only type pearld accepts).'),
+    rowsPattern: PatternSchema,
+    colsPattern: PatternSchema,
+    experts: z.int().describe('Experts of a mixture-of-experts job; 0 for a dense job.'),
+    topK: z.int(),
+    hashA: z.string().describe('Commitment to matrix A (hex, as on the wire).'),
+    hashB: z.string().describe('Commitment to matrix B (hex, as on the wire).'),
+    hashJackpot: z
+      .string()
+      .describe('The jackpot hash (hex, as on the wire; compared as a little-endian integer).'),
+    m: z.int(),
+    n: z.int(),
+    tRows: z.int().describe('Row base of the proved tile.'),
+    tCols: z.int().describe('Column base of the proved tile.'),
+    moe: z
+      .object({
+        expertIndex: z.int(),
+        routingOffsets: z.array(z.int()).describe('Exclusive cumulative ends of each expert’s rows.'),
+        hashRouting: z.string(),
+        outerIndices: z.array(z.int()),
+      })
+      .nullable()
+      .describe('The mixture-of-experts tail; null for a dense job.'),
+  })
+  .meta({ id: 'MiningConfig' });
+
+/** A block certificate in full, as decoded from the block bytes and verified against the header. */
 export const CertificateSchema = z
   .object({
     blockHash: Hash64,
     height: Height,
-    version: z.int().min(1).max(4),
-    proofCommitment: z.string(),
-    publicData: z.string().describe('Public inputs of the proof (hex).'),
-    proofSize: z.int().describe('Size of the proof in bytes.'),
+    version: z
+      .int()
+      .min(0)
+      .describe('Certificate format version; for unreadable bytes, the version they declare.'),
+    readable: z
+      .boolean()
+      .describe('Whether the bytes decoded under the rules of pearld (older v4 layouts included).'),
+    error: z.string().nullable().describe('Why the bytes did not decode; null when they did.'),
+    layout: z
+      .string()
+      .nullable()
+      .describe('v1, v2 (also version 3), v4, v4-large-blobs, v4-no-ancestors or v5; null when unreadable.'),
+    size: z.int().describe('Bytes of the whole certificate, its version included.'),
+    proofCommitment: z.string().describe('The commitment the header carries (display hex).'),
+    computedCommitment: z
+      .string()
+      .nullable()
+      .describe(
+        'SHA256d(LE32(version) ‖ public data) — version 5: over the proof — (display hex); null when unreadable.',
+      ),
+    commitmentValid: z
+      .boolean()
+      .nullable()
+      .describe('computedCommitment = proofCommitment; null when unreadable.'),
+    namedBlockHash: z
+      .string()
+      .nullable()
+      .describe('The block hash the certificate names; null when unreadable.'),
+    blockHashMatches: z.boolean().nullable().describe('namedBlockHash = blockHash; null when unreadable.'),
+    problems: z
+      .array(z.string())
+      .describe(
+        'What verification against the header found; empty when the certificate binds to its block. Pearl’s genesis literal carries no commitment: pearld never validates genesis.',
+      ),
+    publicData: z
+      .string()
+      .nullable()
+      .describe('Public inputs of the proof (hex); null for version 5 and unreadable bytes.'),
+    publicDataSize: z.int().nullable(),
     isMoE: z.boolean(),
+    config: MiningConfigSchema.nullable().describe(
+      'The mining configuration, where its layout is certain (versions 1–3); null otherwise — see configNote.',
+    ),
+    configNote: z
+      .string()
+      .nullable()
+      .describe(
+        'Why config is null (version 4’s layout is not certain, version 5 has no public data, bytes that do not follow the layout); null when decoded.',
+      ),
+    proofSize: z.int().describe('Size of the proof in bytes.'),
+    ancestorHeaderCount: z
+      .int()
+      .describe('Ancestor headers a version 4/5 certificate carries (outside the commitment).'),
+    ancestorHashes: z.array(Hash64).describe('Their block hashes, parent first.'),
     proofAvailable: z
       .boolean()
       .describe('Whether the proof bytes are stored and can be requested with includeProof.'),
     proof: z.string().optional().describe('The proof (hex); only with includeProof=true and when available.'),
+    raw: z
+      .string()
+      .nullable()
+      .describe('The certificate bytes (hex) when they did not decode; null otherwise.'),
   })
   .meta({ id: 'Certificate' });
 

@@ -1,7 +1,24 @@
 import { z } from 'zod';
 
-/** An amount in integer base units (1 coin = 100,000,000). Every amount of this chain stays below 2^53. */
-export const Amount = z.int().describe('Amount in integer base units (1 coin = 100,000,000 base units).');
+/**
+ * An amount in integer base units (grains on Pearl, satoshis on Bitcoin; 1 coin = 100,000,000) as a decimal
+ * string: Pearl's supply (2.1·10^17 grains) is far past 2^53, the largest integer a JSON number carries exactly
+ * in JavaScript.
+ */
+export const Amount = z
+  .string()
+  .regex(/^(0|[1-9][0-9]*)$/, 'an amount is a non-negative integer of base units, as a decimal string')
+  .describe(
+    'Amount in integer base units (grains on Pearl; 1 coin = 100,000,000 base units), as a decimal string: amounts can exceed 2^53.',
+  )
+  .meta({ example: '322964134063' });
+
+/** A signed amount in integer base units as a decimal string (negative when value left). */
+export const SignedAmount = z
+  .string()
+  .regex(/^(0|-?[1-9][0-9]*)$/, 'a signed amount is an integer of base units, as a decimal string')
+  .describe('Signed amount in integer base units, as a decimal string (negative when value left).')
+  .meta({ example: '-1500000' });
 
 /** A 64-hex block hash or txid. */
 export const Hash64 = z.string().regex(/^[0-9a-f]{64}$/);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Hash64 } from './common.js';
+import { Amount, Hash64 } from './common.js';
 
 const IsoTime = z.string().describe('ISO 8601 time, UTC.');
 const Seconds = z.int().min(0);
@@ -37,9 +37,9 @@ export const MarketSchema = z
       .object({
         height: z.int().describe('Indexed height the circulating supply was read at (-1 before any block).'),
         blockHash: Hash64.nullable(),
-        circulating: z
-          .int()
-          .describe('Circulating supply in base units (1 coin = 10^8), as /v1/analytics/supply.'),
+        circulating: Amount.describe(
+          'Circulating supply in base units (1 coin = 10^8), as /v1/analytics/supply.',
+        ),
       })
       .describe('The supply figure marketCap is computed from.'),
     quotes: z.array(MarketQuoteSchema).describe('One quote per configured vs-currency.'),

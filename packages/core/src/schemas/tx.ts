@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Amount, Hash64, Height, UnixTime } from './common.js';
+import { Amount, Hash64, Height, SignedAmount, UnixTime } from './common.js';
 
 /** The transaction kinds the indexer assigns. */
 export const TxTypeSchema = z
@@ -61,7 +61,7 @@ export const NetFlowSchema = z
     label: z.string().nullable(),
     received: Amount,
     sent: Amount,
-    net: z.int().describe('received − sent, in base units (negative when the address paid).'),
+    net: SignedAmount.describe('received − sent, in base units (negative when the address paid).'),
   })
   .meta({ id: 'NetFlow' });
 

@@ -1,13 +1,13 @@
-import type { Sql } from '../sql.js';
+import type { Int8, Sql } from '../sql.js';
 import { keyset, type Page } from './keyset.js';
 import { TX_COLUMNS, type TxQueryRow } from './txs.js';
 
 /** An address row with its label. */
 export interface AddressQueryRow {
   address: string;
-  balance: number;
-  received: number;
-  sent: number;
+  balance: Int8;
+  received: Int8;
+  sent: Int8;
   tx_count: number;
   utxo_count: number;
   first_seen_height: number;
@@ -41,9 +41,9 @@ export async function selectLabel(
 
 /** A transaction of an address with what it did to the address. */
 export interface AddressTxQueryRow extends TxQueryRow {
-  received: number;
-  sent: number;
-  balance: number;
+  received: Int8;
+  sent: Int8;
+  balance: Int8;
 }
 
 /** Transactions of an address, newest first. */
@@ -71,9 +71,9 @@ export interface FlowQueryRow {
   block_hash: string;
   block_index: number;
   block_time: number;
-  received: number;
-  sent: number;
-  balance: number;
+  received: Int8;
+  sent: Int8;
+  balance: Int8;
 }
 
 /** History rows of an address, newest first. */
@@ -94,7 +94,7 @@ export function selectAddressFlows(sql: Sql, address: string, page: Page): Promi
 export interface UtxoQueryRow {
   txid: string;
   vout: number;
-  value: number;
+  value: Int8;
   block_height: number;
   block_hash: string;
   block_index: number;
@@ -124,9 +124,9 @@ export interface BalanceDayRow {
   day: number;
   height: number;
   time: number;
-  balance: number;
-  received: number;
-  sent: number;
+  balance: Int8;
+  received: Int8;
+  sent: Int8;
   tx_count: number;
 }
 
@@ -146,14 +146,14 @@ export function selectBalanceHistory(sql: Sql, address: string): Promise<Balance
 export interface FlowWindowsRow {
   receiving: number;
   spending: number;
-  in_24h: number;
-  out_24h: number;
+  in_24h: Int8;
+  out_24h: Int8;
   n_24h: number;
-  in_7d: number;
-  out_7d: number;
+  in_7d: Int8;
+  out_7d: Int8;
   n_7d: number;
-  in_30d: number;
-  out_30d: number;
+  in_30d: Int8;
+  out_30d: Int8;
   n_30d: number;
 }
 

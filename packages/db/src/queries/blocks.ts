@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Int8, Sql } from '../sql.js';
 import { keyset, type Page } from './keyset.js';
 
 /** How a block is addressed. */
@@ -19,7 +19,8 @@ const BLOCK_SELECT = `
          b.chainwork, b.subsidy, b.fees, b.reward, b.value_out, b.miner_address, ml.label AS miner_label, b.pool_id,
          p.name AS pool_name, p.link AS pool_link, b.coinbase_tag, b.coinbase_hex,
          c.version AS cert_version, c.is_moe AS cert_is_moe, c.proof_size AS cert_proof_size,
-         c.proof_commitment AS cert_proof_commitment
+         c.proof_commitment AS cert_proof_commitment, c.readable AS cert_readable,
+         CASE WHEN c.readable THEN cardinality(c.problems) = 0 END AS cert_verified
   FROM blocks b
   LEFT JOIN blocks n ON n.height = b.height + 1
   LEFT JOIN known_labels ml ON ml.address = b.miner_address
@@ -43,13 +44,13 @@ export interface BlockQueryRow {
   version: number;
   merkle_root: string;
   bits: string;
-  nonce: number;
+  nonce: number | null;
   difficulty: number;
   chainwork: string;
-  subsidy: number;
-  fees: number;
-  reward: number;
-  value_out: number;
+  subsidy: Int8;
+  fees: Int8;
+  reward: Int8;
+  value_out: Int8;
   miner_address: string | null;
   miner_label: string | null;
   pool_id: string;
@@ -61,6 +62,8 @@ export interface BlockQueryRow {
   cert_is_moe: boolean | null;
   cert_proof_size: number | null;
   cert_proof_commitment: string | null;
+  cert_readable: boolean | null;
+  cert_verified: boolean | null;
 }
 
 /** One block by height or hash. */
@@ -97,12 +100,24 @@ export interface CertificateQueryRow {
   block_hash: string;
   height: number;
   version: number;
+  readable: boolean;
+  error: string | null;
+  layout: string | null;
+  size: number;
   proof_commitment: string;
-  public_data: string;
-  proof_size: number;
+  computed_commitment: string | null;
+  named_hash: string | null;
+  problems: string[];
+  public_data: string | null;
+  public_data_size: number | null;
   is_moe: boolean;
+  config: Record<string, unknown> | null;
+  config_error: string | null;
+  proof_size: number;
+  ancestor_hashes: string[];
   proof_available: boolean;
   proof_hex: string | null;
+  raw_hex: string | null;
 }
 
 /** The certificate of a block, with the proof as hex when asked for. */
@@ -113,8 +128,10 @@ export async function selectCertificate(
 ): Promise<CertificateQueryRow | null> {
   const params: unknown[] = [includeProof];
   const [row] = await sql.query<CertificateQueryRow>(
-    `SELECT c.block_hash, c.height, c.version, c.proof_commitment, c.public_data, c.proof_size, c.is_moe,
-            c.proof IS NOT NULL AS proof_available, CASE WHEN $1 THEN encode(c.proof, 'hex') END AS proof_hex
+    `SELECT c.block_hash, c.height, c.version, c.readable, c.error, c.layout, c.size, c.proof_commitment,
+            c.computed_commitment, c.named_hash, c.problems, c.public_data, c.public_data_size, c.is_moe, c.config,
+            c.config_error, c.proof_size, c.ancestor_hashes, c.proof IS NOT NULL AS proof_available,
+            CASE WHEN $1 THEN encode(c.proof, 'hex') END AS proof_hex, encode(c.raw, 'hex') AS raw_hex
      FROM block_certificates c JOIN blocks b ON b.hash = c.block_hash WHERE ${refWhere(ref, params)}`,
     params,
     'blocks.certificate',

@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Int8, Sql } from '../sql.js';
 import { keyset, type Page } from './keyset.js';
 
 /** Indexed blocks (heights are contiguous from the first indexed one), read from the primary key's ends. */
@@ -34,7 +34,7 @@ export interface MinerQueryRow {
   address: string;
   label: string | null;
   blocks: number;
-  reward: number;
+  reward: Int8;
   first_height: number;
   last_height: number;
   last_time: number;
@@ -129,7 +129,7 @@ export interface PoolQueryRow {
   addresses: string[] | null;
   defined: boolean;
   blocks: number | null;
-  reward: number | null;
+  reward: Int8 | null;
   first_height: number | null;
   last_height: number | null;
 }
@@ -170,7 +170,7 @@ export interface PayoutQueryRow {
   hash: string;
   time: number;
   address: string | null;
-  value: number;
+  value: Int8;
   script_type: string;
   spent: boolean;
 }

@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Int8, Sql } from '../sql.js';
 import { keyset, type Page } from './keyset.js';
 
 /** The columns every transaction summary reads. */
@@ -19,9 +19,9 @@ export interface TxQueryRow {
   locktime: number;
   input_count: number;
   output_count: number;
-  value_in: number;
-  value_out: number;
-  fee: number;
+  value_in: Int8;
+  value_out: Int8;
+  fee: Int8;
   is_coinbase: boolean;
   type: string;
 }
@@ -63,7 +63,7 @@ export function selectBlockTxs(sql: Sql, height: number, page: Page): Promise<Tx
 export interface SideRow {
   txid: string;
   address: string;
-  value: number;
+  value: Int8;
 }
 
 /** Per transaction, the value each input address paid and each output address received. */
@@ -97,7 +97,7 @@ export interface InputQueryRow {
   prev_vout: number | null;
   address: string | null;
   label: string | null;
-  value: number;
+  value: Int8;
   sequence: number;
 }
 
@@ -121,7 +121,7 @@ export interface OutputQueryRow {
   block_index: number;
   address: string | null;
   label: string | null;
-  value: number;
+  value: Int8;
   script_type: string;
   script_hex: string;
   is_coinbase: boolean;

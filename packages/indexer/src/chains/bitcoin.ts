@@ -14,6 +14,7 @@ export function bitcoinProfile(genesisHash: string, network: string | null): Cha
     knownGenesis: false,
     units: { symbol: null, baseUnit: 'satoshi', decimals: 8 },
     emissionFormula: null,
+    maxSupply: null,
     certificateForks: null,
     unsupportedCalls: [],
   };

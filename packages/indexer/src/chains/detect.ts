@@ -13,6 +13,24 @@ import { bitcoinProfile } from './bitcoin.js';
 import { pearlProfile } from './pearl.js';
 import { type ChainProfile, ChainProfileError, type ChainProfileName } from './profile.js';
 
+const BITCOIN_PORTS: Record<string, number> = {
+  main: 8332,
+  mainnet: 8332,
+  test: 18332,
+  testnet: 18332,
+  signet: 38332,
+  regtest: 18443,
+};
+
+/**
+ * The default JSON-RPC port of a chain's network (mainnet when none is named): pearld's per network, Bitcoin
+ * Core's (forks such as litecoind use their own, so name the port for them). Undefined for an unknown network.
+ */
+export function defaultRpcPort(chain: ChainProfileName, network: string | null = null): number | undefined {
+  if (chain === 'pearl') return pearlNetworkByName(network ?? 'mainnet')?.rpcPort;
+  return BITCOIN_PORTS[network ?? 'main'];
+}
+
 /** What the operator said about the chain (CHAIN, CHAIN_NETWORK); unset parts are detected. */
 export interface ChainSelection {
   chain?: ChainProfileName | null;

@@ -10,6 +10,7 @@ import {
   isCoinbaseInput,
   isMoePublicData,
   PEARL_EMISSION_FORMULA,
+  PEARL_TOTAL_SUPPLY,
   type PearlNetwork,
   pearlScriptAddress,
   pearlScriptType,
@@ -160,6 +161,7 @@ export function pearlProfile(opts: {
     knownGenesis: opts.knownGenesis,
     units: { symbol: 'PRL', baseUnit: 'grain', decimals: 8 },
     emissionFormula: PEARL_EMISSION_FORMULA,
+    maxSupply: PEARL_TOTAL_SUPPLY.toString(),
     certificateForks: opts.knownGenesis ? { ...network.forks } : null,
     unsupportedCalls: PEARLD_UNSUPPORTED_CALLS,
   };

@@ -16,6 +16,8 @@ export interface ChainInfo {
   units: { symbol: string | null; baseUnit: string; decimals: number };
   /** The emission schedule the supply figures use; null when the subsidy is taken from the coinbases. */
   emissionFormula: string | null;
+  /** Base units the schedule will ever emit (decimal string); null when not known. */
+  maxSupply: string | null;
   /** Heights from which each certificate version is required, where the network's parameters are known. */
   certificateForks: Record<string, number | null> | null;
   /** JSON-RPC calls the node does not answer, so nothing above the indexer asks it for them. */

@@ -1,7 +1,8 @@
+import { encodeSegwitAddress } from '@explorer/chain';
 import { ApiError, createHandlers } from '@explorer/core';
 import { pgSkipReason, testDrivers } from '@explorer/db/testing';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { type ChainFixture, createChainFixture } from './fixture.js';
+import { type ChainFixture, createChainFixture, nodeBlockTxs } from './fixture.js';
 import { createResponseValidator, type ResponseValidator } from './openapi-validator.js';
 
 const skip = pgSkipReason();
@@ -10,7 +11,9 @@ if (skip) console.log(`[contract] ${skip}`);
 interface Samples {
   height: number;
   hash: string;
+  /** A block with a certificate (every Pearl block); -1 on Bitcoin. */
   certified: number;
+  /** A block without one (every Bitcoin block); -1 on Pearl. */
   uncertified: number;
   txid: string;
   coinbaseTxid: string;
@@ -18,6 +21,8 @@ interface Samples {
   busy: string;
   miner: string;
   pool: string;
+  /** A valid address of the chain that never appeared in it. */
+  unseen: string;
 }
 
 /** Valid and invalid requests for every operation; `expect` is the status the contract requires. */
@@ -54,10 +59,15 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
       { path: '/v1/blocks/99999999999', status: 400 },
     ],
     getBlockCertificate: [
-      { path: `/v1/blocks/${s.certified}/certificate`, status: 200 },
-      { path: `/v1/blocks/${s.certified}/certificate?includeProof=true`, status: 200 },
-      { path: `/v1/blocks/${s.uncertified}/certificate`, status: 404 },
-      { path: `/v1/blocks/${s.certified}/certificate?includeProof=yes`, status: 400 },
+      ...(s.certified >= 0
+        ? [
+            { path: `/v1/blocks/${s.certified}/certificate`, status: 200 },
+            { path: `/v1/blocks/${s.certified}/certificate?includeProof=true`, status: 200 },
+            { path: '/v1/blocks/0/certificate', status: 200 },
+          ]
+        : []),
+      ...(s.uncertified >= 0 ? [{ path: `/v1/blocks/${s.uncertified}/certificate`, status: 404 }] : []),
+      { path: `/v1/blocks/${s.height}/certificate?includeProof=yes`, status: 400 },
       { path: '/v1/blocks/99999999/certificate', status: 404 },
     ],
     getBlockCoinbaseOutputs: [
@@ -93,7 +103,7 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
     ],
     getAddress: [
       { path: `/v1/addresses/${s.address}`, status: 200 },
-      { path: '/v1/addresses/dvt1qneverseenaddress000000000000000', status: 200 },
+      { path: `/v1/addresses/${s.unseen}`, status: 200 },
       { path: '/v1/addresses/short', status: 400 },
       { path: "/v1/addresses/1'%20OR%201=1--", status: 400 },
     ],
@@ -163,37 +173,36 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
   };
 }
 
-describe.each(testDrivers())('API contract (%s)', (driver) => {
+// The whole contract on both chain profiles: pearld's dialect (the default) and Bitcoin Core's.
+const cases = testDrivers().flatMap((driver) =>
+  (['pearl', 'bitcoin'] as const).map((dialect) => [`${driver}, ${dialect}`, driver, dialect] as const),
+);
+
+describe.each(cases)('API contract (%s)', (_name, driver, dialect) => {
   let f: ChainFixture;
   let validator: ResponseValidator;
   let s: Samples;
 
   beforeAll(async () => {
-    f = await createChainFixture(driver);
+    f = await createChainFixture(driver, { dialect });
     const doc = (await f.get('/v1/openapi.json')).body;
     validator = createResponseValidator(doc);
     const tip = f.devnet.height();
     const height = tip - 30;
-    const block = (await f.node.call<any>('getblock', [
-      await f.node.call('getblockhash', [height]),
-      2,
-    ])) as any;
-    let certified = -1;
-    let uncertified = -1;
-    for (let h = tip; h > tip - 40 && (certified < 0 || uncertified < 0); h--) {
-      const b = await f.node.call<any>('getblock', [await f.node.call('getblockhash', [h]), 1]);
-      if (b.certificate && certified < 0) certified = h;
-      if (!b.certificate && uncertified < 0) uncertified = h;
-    }
-    const tx = block.tx.find((t: any) => !t.vin[0].coinbase);
+    const txs = await nodeBlockTxs(f.node, height);
+    const tx = txs.find((t: any) => !t.vin[0].coinbase);
     const truth = f.devnet.truth();
+    const pearl = dialect === 'pearl';
     s = {
       height,
-      hash: block.hash,
-      certified,
-      uncertified,
+      hash: await f.node.call<string>('getblockhash', [height]),
+      certified: pearl ? tip - 2 : -1,
+      uncertified: pearl ? -1 : tip - 2,
+      unseen: pearl
+        ? encodeSegwitAddress('rprl', 1, Buffer.alloc(32, 7))
+        : 'dvt1qneverseenaddress000000000000000',
       txid: tx.txid,
-      coinbaseTxid: block.tx[0].txid,
+      coinbaseTxid: txs[0].txid,
       address: tx.vout.find((o: any) => o.scriptPubKey.address).scriptPubKey.address,
       busy: truth.busyAddresses[0]!,
       miner: Object.entries(truth.blocksByMiner).sort((a, b) => b[1] - a[1])[0]![0],
@@ -211,8 +220,10 @@ describe.each(testDrivers())('API contract (%s)', (driver) => {
     expect(validator.check('getBlock', 200, good)).toBeNull();
     const { hash: _h, ...noHash } = good.block;
     expect(validator.check('getBlock', 200, { ...good, block: noHash })).toMatch(/hash/);
+    expect(validator.check('getBlock', 200, { ...good, block: { ...good.block, reward: 1 } })).not.toBeNull();
+    // Amounts are decimal strings of base units, never numbers or fractions.
     expect(
-      validator.check('getBlock', 200, { ...good, block: { ...good.block, reward: '1' } }),
+      validator.check('getBlock', 200, { ...good, block: { ...good.block, reward: '1.5' } }),
     ).not.toBeNull();
     expect(validator.check('getBlock', 200, { ...good, meta: { requestId: 'x' } })).not.toBeNull();
     expect(validator.check('getBlock', 418, good)).toMatch(/not declared/);
@@ -395,7 +406,7 @@ describe('typed handler functions (pglite)', () => {
     const h = createHandlers(f.api);
     const { block, meta } = await h.getBlock({ params: { heightOrHash: '12' } });
     expectTypeOf(block.pool.id).toEqualTypeOf<string>();
-    expectTypeOf(block.reward).toEqualTypeOf<number>();
+    expectTypeOf(block.reward).toEqualTypeOf<string>();
     expect(block).toEqual((await f.get('/v1/blocks/12')).body.block);
     expect(meta.indexedTip).toBe(f.devnet.height());
     const page = await h.listBlocks({ query: { limit: 3 } });

@@ -1,8 +1,23 @@
+import {
+  blockWork,
+  certificateCommitment,
+  decodeDensePublicData,
+  decodePearlBlock,
+  isMoePublicData,
+  PEARL_EMISSION_FORMULA,
+  PEARL_TOTAL_SUPPLY,
+} from '@explorer/chain';
 import { checkInvariants } from '@explorer/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainFixture, createChainFixture } from './fixture.js';
 
-const sats = (coins: number) => Math.round(coins * 1e8);
+/** Coins as JSON-RPC prints them → base units, exactly as the indexer reads them. */
+const units = (coins: number) => BigInt(Math.round(coins * 1e8));
+const sum = (xs: Iterable<bigint>) => {
+  let s = 0n;
+  for (const x of xs) s += x;
+  return s;
+};
 
 async function allPages<T>(f: ChainFixture, path: string, member: string): Promise<T[]> {
   const out: T[] = [];
@@ -19,6 +34,7 @@ async function allPages<T>(f: ChainFixture, path: string, member: string): Promi
 
 /** Compares what the API serves with what the devnet says about its own best chain. */
 async function expectApiEqualsChain(f: ChainFixture) {
+  const pearl = f.devnet.options.dialect === 'pearl';
   const truth = f.devnet.truth();
   const blocks = await allPages<any>(f, '/v1/blocks', 'blocks');
   expect(blocks.length).toBe(truth.height + 1);
@@ -32,58 +48,102 @@ async function expectApiEqualsChain(f: ChainFixture) {
   }
   expect(byPool).toEqual(truth.blocksByPool);
   expect(byMiner).toEqual(truth.blocksByMiner);
-  expect(blocks.reduce((n, b) => n + b.subsidy, 0)).toBe(Number(truth.emitted));
-  expect(blocks.reduce((n, b) => n + b.fees, 0)).toBe(Number(truth.fees));
+  // Subsidies claimed = scheduled emission − what coinbases left unclaimed.
+  expect(sum(blocks.map((b) => BigInt(b.subsidy)))).toBe(BigInt(truth.emitted) - BigInt(truth.unclaimed));
+  expect(sum(blocks.map((b) => BigInt(b.fees)))).toBe(BigInt(truth.fees));
   const certs = blocks.filter((b) => b.certificate);
   expect(certs.length).toBe(truth.certificates.total);
   expect(certs.filter((b) => b.certificate.isMoE).length).toBe(truth.certificates.moe);
+  if (pearl) expect(certs.length).toBe(blocks.length);
 
-  // Every block's header fields, reward and fees against getblock 2.
-  for (const b of blocks.filter((x) => x.height % 7 === 0 || x.height === truth.height)) {
+  // Header fields, reward and fees of every 7th block against the node; Pearl's against its block bytes.
+  const ascending = [...blocks].reverse();
+  let work = 0n;
+  for (const b of ascending) {
+    work += blockWork(Number.parseInt(b.bits, 16));
+    if (b.height % 7 !== 0 && b.height !== truth.height) continue;
     const hash = await f.node.call<string>('getblockhash', [b.height]);
     const node = await f.node.call<any>('getblock', [hash, 2]);
+    const txs: any[] = node.rawtx ?? node.tx;
     expect(b).toMatchObject({
       hash: node.hash,
-      previousHash: node.previousblockhash ?? null,
       time: node.time,
-      medianTime: node.mediantime,
-      txCount: node.nTx,
+      txCount: txs.length,
       size: node.size,
       strippedSize: node.strippedsize,
-      weight: node.weight,
       difficulty: node.difficulty,
       bits: node.bits,
-      nonce: node.nonce,
       merkleRoot: node.merkleroot,
-      chainwork: node.chainwork,
-      reward: node.tx[0].vout.reduce((n: number, o: any) => n + sats(o.value), 0),
-      fees: node.tx.slice(1).reduce((n: number, t: any) => n + sats(t.fee), 0),
+      reward: String(sum(txs[0].vout.map((o: any) => units(o.value)))),
     });
-    if (node.certificate) {
+    if (pearl) {
+      // pearld reports neither: median time past and cumulative work are the indexer's own.
+      const times = ascending.slice(Math.max(0, b.height - 10), b.height + 1).map((x) => x.time);
+      expect(b.medianTime).toBe([...times].sort((x, y) => x - y)[Math.floor(times.length / 2)]);
+      expect(BigInt(`0x${b.chainwork}`)).toBe(work);
+      expect(b.nonce).toBeNull();
+      expect(b.previousHash).toBe(b.height === 0 ? null : node.previousblockhash);
+      const bytes = Buffer.from(await f.node.call<string>('getblock', [hash, 0]), 'hex');
+      const decoded = decodePearlBlock(bytes, hash);
+      const c = decoded.certificate!;
       expect(b.certificate).toEqual({
-        version: node.certificate.version,
-        isMoE: node.certificate.isMoE,
-        proofSize: node.certificate.proof.length / 2,
-        proofCommitment: node.certificate.proofCommitment,
+        version: c.version,
+        readable: true,
+        verified: b.height > 0,
+        isMoE: isMoePublicData(c.version, c.publicData?.length ?? 0),
+        proofSize: c.proof.length,
+        proofCommitment: node.proofcommitment,
       });
-      const full = await f.get(`/v1/blocks/${b.height}/certificate?includeProof=true`);
-      expect(full.body.certificate.proof).toBe(node.certificate.proof);
-    } else expect(b.certificate).toBeNull();
+      const full = (await f.get(`/v1/blocks/${b.height}/certificate?includeProof=true`)).body.certificate;
+      expect(full).toMatchObject({
+        version: c.version,
+        readable: true,
+        size: c.bytes.length,
+        proofCommitment: decoded.header.proofCommitment,
+        computedCommitment: certificateCommitment(c),
+        commitmentValid: b.height > 0,
+        namedBlockHash: hash,
+        blockHashMatches: true,
+        publicData: c.publicData ? Buffer.from(c.publicData).toString('hex') : null,
+        proof: Buffer.from(c.proof).toString('hex'),
+        ancestorHeaderCount: c.ancestorHeaders.length,
+        raw: null,
+      });
+      if (b.height > 0) expect(full.problems).toEqual([]);
+      if (c.version <= 3 && b.height > 0) {
+        const pd = decodeDensePublicData(c.publicData!);
+        expect(full.config).toMatchObject({
+          m: pd.m,
+          n: pd.n,
+          commonDim: pd.config.commonDim,
+          rank: pd.config.rank,
+        });
+      } else if (c.version === 4) {
+        expect(full.config).toBeNull();
+        expect(full.configNote).toMatch(/not certain/);
+      }
+    } else {
+      expect(b).toMatchObject({
+        previousHash: node.previousblockhash ?? null,
+        medianTime: node.mediantime,
+        weight: node.weight,
+        nonce: node.nonce,
+        chainwork: node.chainwork,
+        fees: String(sum(txs.slice(1).map((t: any) => units(t.fee)))),
+      });
+      expect(b.certificate).toBeNull();
+      expect((await f.get(`/v1/blocks/${b.height}/certificate`)).status).toBe(404);
+    }
     const raw = (await f.get(`/v1/blocks/${b.hash}/raw`)).body.raw;
-    const { confirmations: _c, nextblockhash: _n, tx, certificate, ...header } = node;
-    expect(raw).toMatchObject({ ...header, tx: tx.map((t: any) => t.txid) });
-    for (const t of tx.slice(0, 3)) {
+    const { confirmations: _c, nextblockhash: _n, tx: _tx, rawtx: _rawtx, ...header } = node;
+    expect(raw).toMatchObject({ ...header, tx: txs.map((t: any) => t.txid) });
+    for (const t of txs.slice(0, 3)) {
       const api = (await f.get(`/v1/txs/${t.txid}`)).body.tx;
-      expect(api).toMatchObject({
-        txid: t.txid,
-        blockHeight: b.height,
-        size: t.size,
-        vsize: t.vsize,
-        weight: t.weight,
-      });
-      expect(api.fee).toBe(t.vin[0].coinbase ? 0 : sats(t.fee));
-      expect(api.valueOut).toBe(t.vout.reduce((n: number, o: any) => n + sats(o.value), 0));
-      expect((await f.get(`/v1/txs/${t.txid}/raw`)).body.raw).toEqual(t);
+      expect(api).toMatchObject({ txid: t.txid, blockHeight: b.height, size: t.size, vsize: t.vsize });
+      if (!pearl) expect(api.fee).toBe(t.vin[0].coinbase ? '0' : String(units(t.fee)));
+      expect(api.valueOut).toBe(String(sum(t.vout.map((o: any) => units(o.value)))));
+      const { confirmations: _tc, ...stored } = t;
+      expect((await f.get(`/v1/txs/${t.txid}/raw`)).body.raw).toEqual(stored);
     }
   }
 
@@ -99,17 +159,10 @@ async function expectApiEqualsChain(f: ChainFixture) {
       sent: got.sent,
       txCount: got.txCount,
       utxos: got.utxoCount,
-    }).toEqual({
-      address,
-      balance: Number(want.balance),
-      received: Number(want.received),
-      sent: Number(want.sent),
-      txCount: want.txCount,
-      utxos: want.utxos,
-    });
+    }).toEqual({ address, ...want });
     if (want.utxos > 0) {
       const utxos = await allPages<any>(f, `/v1/addresses/${address}/utxos`, 'utxos');
-      expect(utxos.reduce((n, u) => n + u.value, 0)).toBe(Number(want.balance));
+      expect(String(sum(utxos.map((u) => BigInt(u.value))))).toBe(want.balance);
     }
   }
   await expectAnalyticsEqualChain(f, blocks);
@@ -118,6 +171,7 @@ async function expectApiEqualsChain(f: ChainFixture) {
 
 /** Miners, pools, supply and certificate analytics against the devnet's own figures. */
 async function expectAnalyticsEqualChain(f: ChainFixture, blocks: any[]) {
+  const pearl = f.devnet.options.dialect === 'pearl';
   const truth = f.devnet.truth();
   const miners = await allPages<any>(f, '/v1/miners/top', 'miners');
   expect(Object.fromEntries(miners.map((m) => [m.address, m.blocks]))).toEqual(truth.blocksByMiner);
@@ -158,19 +212,33 @@ async function expectAnalyticsEqualChain(f: ChainFixture, blocks: any[]) {
     expect(new Set(payouts.map((o) => o.blockHeight)).size).toBe(poolBlocks.length);
   }
 
+  // Supply to the grain: the schedule's emission, what coinbases claimed and left, what is unspendable.
   const supply = (await f.get('/v1/analytics/supply')).body.supply;
+  const emitted = BigInt(truth.emitted);
+  const unclaimed = BigInt(truth.unclaimed);
+  const opReturn = BigInt(truth.opReturnValue);
+  const burn = BigInt(truth.burnAddressBalance);
   expect(supply).toMatchObject({
     height: truth.height,
     blockHash: truth.tipHash,
-    emitted: Number(truth.emitted),
-    fees: Number(truth.fees),
+    emitted: truth.emitted,
+    claimed: String(emitted - unclaimed),
+    fees: truth.fees,
     unspendable: {
-      opReturn: Number(truth.opReturnValue),
-      burnAddresses: Number(truth.burnAddressBalance),
-      total: Number(truth.opReturnValue) + Number(truth.burnAddressBalance),
+      opReturn: truth.opReturnValue,
+      unclaimedSubsidy: truth.unclaimed,
+      burnAddresses: truth.burnAddressBalance,
+      total: String(opReturn + unclaimed + burn),
     },
-    circulating: Number(truth.emitted) - Number(truth.opReturnValue) - Number(truth.burnAddressBalance),
+    circulating: String(emitted - unclaimed - opReturn - burn),
+    maxSupply: pearl ? String(PEARL_TOTAL_SUPPLY) : null,
   });
+  // …and the unspent set the index holds is exactly what was emitted and claimed, less OP_RETURN value.
+  expect(String(emitted - unclaimed - opReturn)).toBe(truth.utxoValue);
+  if (pearl) {
+    expect(unclaimed).toBeGreaterThan(0n);
+    expect(supply.formula).toContain(PEARL_EMISSION_FORMULA);
+  }
 
   const pouw = (await f.get('/v1/analytics/pouw')).body.pouw;
   const c = truth.certificates;
@@ -178,21 +246,49 @@ async function expectAnalyticsEqualChain(f: ChainFixture, blocks: any[]) {
     blocks: truth.height + 1,
     certifiedBlocks: c.total,
     moe: c.moe,
-    proofSize: { min: c.proofBytes.min, max: c.proofBytes.max, avg: c.proofBytes.sum / c.total },
+    commitmentFailures: c.commitmentFailures,
+    unreadable: 0,
   });
+  for (const v of ['1', '2', '3', '4', '5']) expect(pouw.byVersion[v]).toBe(c.byVersion[v] ?? 0);
   expect(pouw.certifiedShare).toBeCloseTo(c.total / (truth.height + 1), 12);
-  for (const v of ['1', '2', '3', '4']) expect(pouw.byVersion[v]).toBe(c.byVersion[v] ?? 0);
-  expect(pouw.latest[0].height).toBe(blocks.find((b) => b.certificate)!.height);
+  if (!pearl) {
+    expect(pouw.certifiedBlocks).toBe(0);
+    return;
+  }
+  expect(pouw.proofSize).toMatchObject({ min: c.proofBytes.min, max: c.proofBytes.max });
+  expect(pouw.proofSize.avg).toBeCloseTo(c.proofBytes.sum / c.total, 9);
+  expect(pouw.proofSize.histogram.reduce((n: number, b: any) => n + b.certificates, 0)).toBe(c.total);
+  // The 20 most frequent shapes, ties in (m, n, k) order.
+  const shapes = Object.entries(c.shapes)
+    .map(([key, certificates]) => {
+      const [m, n, k] = key.split('×').map(Number) as [number, number, number];
+      return { m, n, k, certificates };
+    })
+    .sort((a, b) => b.certificates - a.certificates || a.m - b.m || a.n - b.n || a.k - b.k)
+    .slice(0, 20);
+  expect(pouw.shapes).toEqual(shapes);
+  expect(Object.fromEntries(pouw.ranks.map((r: any) => [r.rank, r.certificates]))).toEqual(c.ranks);
+  const forks = f.devnet.options.certificateForks;
+  expect(pouw.forks.map((x: any) => [x.version, x.firstSeenHeight, x.crossed, x.activationHeight])).toEqual([
+    [2, c.firstHeight['2'] ?? null, truth.height >= forks.moe, null],
+    [3, c.firstHeight['3'] ?? null, truth.height >= forks.saltedSeed, null],
+    [4, c.firstHeight['4'] ?? null, truth.height >= forks.fp8, null],
+    [5, null, false, null],
+  ]);
+  expect(pouw.daily.reduce((n: number, d: any) => n + d.byVersion['4'], 0)).toBeLessThanOrEqual(
+    c.byVersion['4'] ?? 0,
+  );
+  expect(pouw.latest[0]).toMatchObject({ height: truth.height, verified: true });
 
   const network = (await f.get('/v1/analytics/network')).body.network;
   expect(network).toMatchObject({ height: truth.height, difficulty: blocks[0].difficulty, tipTime });
   expect(network.hashrate['1d'].blocks).toBe(blocks.filter((b) => b.time > tipTime - 86_400).length);
 }
 
-describe('figures served equal the chain (pglite)', () => {
+describe.each(['pearl', 'bitcoin'] as const)('figures served equal the chain (pglite, %s)', (dialect) => {
   let f: ChainFixture;
   beforeAll(async () => {
-    f = await createChainFixture('pglite', { seed: 'figures', blocks: 150 });
+    f = await createChainFixture('pglite', { seed: 'figures', blocks: 150, dialect });
   });
   afterAll(async () => {
     await f?.close();

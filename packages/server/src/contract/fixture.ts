@@ -30,6 +30,12 @@ export interface ChainFixture {
   close(): Promise<void>;
 }
 
+/** A block's transactions as the node renders them (Core: `tx`; pearld: `rawtx`), whatever its dialect. */
+export async function nodeBlockTxs(node: NodeClient, height: number): Promise<any[]> {
+  const block = await node.call<any>('getblock', [await node.call<string>('getblockhash', [height]), 2]);
+  return block.rawtx ?? block.tx;
+}
+
 /** A ChainNode over a JSON-RPC client, asking the node on every call (tests want no staleness). */
 export function directChainNode(node: NodeClient, height: () => number | null): ChainNode {
   return {

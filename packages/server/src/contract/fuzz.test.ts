@@ -47,7 +47,7 @@ describe('property-based contract fuzzing over the served OpenAPI document (pgli
     const truth = f.devnet.truth();
     valid = {
       heightOrHash: [String(tip - 3), block.hash, '0', String(tip)],
-      txid: block.tx.map((t: any) => t.txid),
+      txid: (block.rawtx ?? block.tx).map((t: any) => t.txid),
       address: [...truth.busyAddresses, Object.keys(truth.blocksByMiner)[0]!],
       poolId: Object.keys(truth.blocksByPool),
     };

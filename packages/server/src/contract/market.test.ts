@@ -140,7 +140,7 @@ describe('market data through the API (pglite)', () => {
     expect(price.headers['x-cg-demo-api-key']).toBe('demo-key');
 
     const supply = (await get('getSupplyAnalytics', '/v1/analytics/supply')).body.supply;
-    expect(supply.circulating).toBeGreaterThan(0);
+    expect(BigInt(supply.circulating)).toBeGreaterThan(0n);
     const r = await market();
     expect(r.status).toBe(200);
     const m = r.body.market;
@@ -162,13 +162,13 @@ describe('market data through the API (pglite)', () => {
       change24h: -1.25,
       volume24h: fake.priceIn('usd') * 1_000_000,
       providerMarketCap: fake.priceIn('usd') * 21_000_000,
-      marketCap: (fake.priceIn('usd') * supply.circulating) / 1e8,
+      marketCap: (fake.priceIn('usd') * Number(supply.circulating)) / 1e8,
       providerUpdatedAt: new Date(fake.now).toISOString(),
       fetchedAt: new Date(now).toISOString(),
     });
     expect(eur.price).toBe(fake.priceIn('eur'));
     expect(eur.change24h).toBeNull();
-    expect(eur.marketCap).toBe((fake.priceIn('eur') * supply.circulating) / 1e8);
+    expect(eur.marketCap).toBe((fake.priceIn('eur') * Number(supply.circulating)) / 1e8);
   });
 
   it('serves the cached chart: 7 days and usd by default, any allowed window and vs-currency', async () => {
