@@ -73,6 +73,7 @@ export class DevnetNode {
         retargetInterval: options.retargetInterval,
         proofSize: options.proofSize,
         forks: options.certificateForks,
+        seed,
       },
       this.miners,
       this.wallet,

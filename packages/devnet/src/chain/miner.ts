@@ -39,6 +39,8 @@ export interface MinerParams {
   retargetInterval: number;
   proofSize: [number, number];
   forks: CertificateForks;
+  /** Named in the genesis coinbase, so each seed is a chain of its own. */
+  seed: string;
 }
 
 const ZERO32 = Buffer.alloc(32);
@@ -129,7 +131,10 @@ export class BlockMaker {
         {
           prevTxid: ZERO32,
           vout: 0xffffffff,
-          scriptSig: Buffer.concat([Buffer.from('04ffff001d0104', 'hex'), pushData(GENESIS_MESSAGE)]),
+          scriptSig: Buffer.concat([
+            Buffer.from('04ffff001d0104', 'hex'),
+            pushData(Buffer.from(`explorer devnet ${this.params.seed}: a simulated Pearl chain`.slice(0, 75), 'utf8')),
+          ]),
           sequence: 0xffffffff,
           witness: [],
         },

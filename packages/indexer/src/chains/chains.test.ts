@@ -1,0 +1,204 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodePearlBlock, PEARL_NETWORKS, pearlSubsidy } from '@explorer/chain';
+import { checkInvariants, readIndexerState } from '@explorer/db';
+import { openTestDatabase } from '@explorer/db/testing';
+import { createDevnet, type Devnet } from '@explorer/devnet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIndexer } from '../indexer.js';
+import type { Logger } from '../log.js';
+import { createNodeClient, type NodeClient, NodeUnavailableError } from '../node-client.js';
+import { createDefinitions, parseLabels, parsePools } from '../pools.js';
+import { defaultRpcPort, detectChain } from './detect.js';
+import { ChainProfileError } from './profile.js';
+
+const VECTORS = JSON.parse(
+  readFileSync(new URL('../../../chain/test-vectors/pearl.json', import.meta.url), 'utf8'),
+);
+
+const definitionsOf = (d: Devnet) =>
+  createDefinitions(parsePools(d.definitions().pools), parseLabels(d.definitions().labels));
+
+/** A node that answers only getblockhash 0, getblock <genesis> 0 and getblockchaininfo, from given bytes. */
+function genesisNode(hash: string, hex: string, chain?: string): NodeClient {
+  const answer = (method: string): unknown => {
+    if (method === 'getblockhash') return hash;
+    if (method === 'getblock') return hex;
+    if (method === 'getblockchaininfo' && chain) return { chain };
+    throw new Error(`${method}: not served`);
+  };
+  return {
+    displayUrl: 'stub',
+    call: async <T>(method: string) => answer(method) as T,
+    batch: async <T>(calls: { method: string }[]) => calls.map((c) => answer(c.method)) as T[],
+  };
+}
+
+describe('chain detection', () => {
+  it('tells Pearl from Bitcoin by the genesis block, and names the Pearl network', async () => {
+    const g = VECTORS['4_genesis'].networks;
+    const mainnet = await detectChain(genesisNode(g.mainnet.expected_genesis_hash_display, g.mainnet.block_hex));
+    expect(mainnet.info).toMatchObject({
+      profile: 'pearl',
+      network: 'mainnet',
+      knownGenesis: true,
+      units: { symbol: 'PRL', baseUnit: 'grain', decimals: 8 },
+      certificateForks: PEARL_NETWORKS.mainnet.forks,
+      maxSupply: '210000000000000000',
+    });
+    expect(mainnet.checkpoint(10_000)).toBe(PEARL_NETWORKS.mainnet.checkpoints[0]!.hash);
+    // regtest and simnet share a genesis block: the node's chain name tells them apart.
+    const r = g.regtest;
+    expect((await detectChain(genesisNode(r.expected_genesis_hash_display, r.block_hex, 'simnet'))).info.network).toBe(
+      'simnet',
+    );
+    expect((await detectChain(genesisNode(r.expected_genesis_hash_display, r.block_hex))).info.network).toBe('regtest');
+    const t = g.testnet;
+    await expect(
+      detectChain(genesisNode(t.expected_genesis_hash_display, t.block_hex), { network: 'mainnet' }),
+    ).rejects.toThrow(/CHAIN_NETWORK=mainnet, but the node's genesis block is testnet's/);
+    await expect(
+      detectChain(genesisNode(t.expected_genesis_hash_display, t.block_hex), { chain: 'bitcoin' }),
+    ).rejects.toThrow(/CHAIN=bitcoin, but the node's genesis block .* is a pearl block/);
+    await expect(detectChain(genesisNode('ab'.repeat(32), '00'.repeat(300)))).rejects.toThrow(
+      /cannot tell the node's chain .* set CHAIN=pearl or CHAIN=bitcoin/,
+    );
+  });
+
+  it('the devnet: pearld’s dialect on a genesis of its own (fork heights unknown); Core’s on option', async () => {
+    for (const dialect of ['pearl', 'bitcoin'] as const) {
+      const d = createDevnet({ dialect, blocks: 3 });
+      const node = { displayUrl: 'devnet', call: d.rpc, batch: async (c: { method: string; params?: unknown[] }[]) => Promise.all(c.map((x) => d.rpc(x.method, x.params))) } as NodeClient;
+      const p = await detectChain(node);
+      expect(p.info.profile).toBe(dialect);
+      expect(p.info.genesisHash).toBe(await d.rpc('getblockhash', [0]));
+      if (dialect === 'pearl') expect(p.info).toMatchObject({ network: 'regtest', knownGenesis: false, certificateForks: null });
+    }
+  });
+
+  it('knows each network’s default JSON-RPC port', () => {
+    expect(defaultRpcPort('pearl')).toBe(44107);
+    expect(defaultRpcPort('pearl', 'testnet2')).toBe(44111);
+    expect(defaultRpcPort('pearl', 'regtest')).toBe(18334);
+    expect(defaultRpcPort('bitcoin', 'regtest')).toBe(18443);
+    expect(defaultRpcPort('pearl', 'nowhere')).toBeUndefined();
+  });
+});
+
+describe('indexing pearld’s dialect (pglite)', () => {
+  let devnet: Devnet;
+  let url: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    devnet = createDevnet({ seed: 'chains', blocks: 40, coinbaseMaturity: 5, proofSize: [100, 400] });
+    const s = await devnet.listen();
+    url = s.url;
+    close = s.close;
+  });
+  afterAll(() => close?.());
+
+  it('keeps a certificate it cannot read as its bytes, flagged and logged, and indexes the block', async () => {
+    const target = (await devnet.rpc('getblockhash', [20])) as string;
+    const base = createNodeClient({ url });
+    // The node serves block 20 with a certificate of a version no pearld knows in place of its own.
+    const rewrite = (hash: string, hex: unknown) => {
+      if (hash !== target || typeof hex !== 'string') return hex;
+      const certificateLength = decodePearlBlock(Buffer.from(hex, 'hex'), hash).certificateBytes.length;
+      return `07000000${'ee'.repeat(50)}${hex.slice(certificateLength * 2)}`;
+    };
+    const node: NodeClient = {
+      displayUrl: base.displayUrl,
+      call: async <T>(method: string, params?: unknown[]) =>
+        rewrite(String(params?.[0]), await base.call(method, params)) as T,
+      batch: async <T>(calls: { method: string; params?: unknown[] }[]) =>
+        (await base.batch(calls)).map((r, i) =>
+          calls[i]!.method === 'getblock' && calls[i]!.params?.[1] === 0 ? rewrite(String(calls[i]!.params![0]), r) : r,
+        ) as T[],
+    };
+    const warnings: string[] = [];
+    const log: Logger = { debug() {}, info() {}, warn: (_f, m) => warnings.push(m), error() {} };
+    const db = await openTestDatabase('pglite');
+    const indexer = createIndexer({ sql: db.sql, node, definitions: definitionsOf(devnet), log });
+    try {
+      await indexer.syncOnce();
+      expect(await checkInvariants(db.sql)).toEqual([]);
+      const [c] = await db.sql.query<any>(
+        'SELECT version, readable, error, encode(raw, \'hex\') AS raw, proof_size FROM block_certificates WHERE height = 20',
+      );
+      expect(c).toMatchObject({ version: 7, readable: false, proof_size: 0 });
+      expect(c.error).toMatch(/unsupported certificate version: 7/);
+      expect(c.raw).toBe(`07000000${'ee'.repeat(50)}`);
+      expect(warnings).toContain('certificate could not be decoded; its bytes are kept as they are');
+      const [b] = await db.sql.query<any>('SELECT hash, emission::text AS emission FROM blocks WHERE height = 20');
+      expect(b).toEqual({ hash: target, emission: String(pearlSubsidy(20)) });
+    } finally {
+      await indexer.stop();
+      await db.drop();
+    }
+  });
+
+  it('refuses a node of another chain than the database holds, and says so', async () => {
+    const other = createDevnet({ seed: 'another', blocks: 5 });
+    const s = await other.listen();
+    const db = await openTestDatabase('pglite');
+    try {
+      const first = createIndexer({ sql: db.sql, node: createNodeClient({ url }), definitions: definitionsOf(devnet) });
+      await first.syncOnce();
+      await first.stop();
+      expect((await readIndexerState(db.sql)).chain).toMatchObject({ profile: 'pearl', network: 'regtest' });
+      const second = createIndexer({
+        sql: db.sql,
+        node: createNodeClient({ url: s.url }),
+        definitions: definitionsOf(other),
+      });
+      const err = await second.syncOnce().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ChainProfileError);
+      expect((err as Error).message).toMatch(/this database holds the chain whose genesis block is .* but the node serves/);
+      await second.stop();
+    } finally {
+      await s.close();
+      await db.drop();
+    }
+  });
+
+  it('reads a node over TLS with its own certificate (pearld’s default), and refuses one it cannot trust', async (ctx) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pearld-tls-'));
+    try {
+      try {
+        execFileSync(
+          'openssl',
+          ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
+            '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
+            '-keyout', join(dir, 'rpc.key'), '-out', join(dir, 'rpc.cert')],
+          { stdio: 'ignore' },
+        );
+      } catch {
+        console.log('[chains] openssl is not available: the TLS case is skipped');
+        return ctx.skip();
+      }
+      const cert = readFileSync(join(dir, 'rpc.cert'));
+      const s = await devnet.listen({ tls: { key: readFileSync(join(dir, 'rpc.key')), cert }, user: 'u', password: 'p' });
+      const tlsUrl = s.url.replace('https://', 'https://u:p@');
+      const db = await openTestDatabase('pglite');
+      try {
+        const indexer = createIndexer({
+          sql: db.sql,
+          node: createNodeClient({ url: tlsUrl, tlsCa: cert }),
+          definitions: definitionsOf(devnet),
+        });
+        await indexer.syncOnce();
+        await indexer.stop();
+        expect((await readIndexerState(db.sql)).tip_height).toBe(devnet.height());
+        const untrusted = createNodeClient({ url: tlsUrl, attempts: 1 });
+        await expect(untrusted.call('getblockcount')).rejects.toBeInstanceOf(NodeUnavailableError);
+      } finally {
+        await s.close();
+        await db.drop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
