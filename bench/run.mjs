@@ -65,8 +65,21 @@ for (const [label, blocks] of [
       '--out',
       `bench/out/sync-${label}.json`,
     ]);
+  // The same chain in Bitcoin Core's dialect, through the bitcoin profile (verbose JSON), beside Pearl's.
+  if (!values['skip-sync'])
+    step('bench/sync.mjs', [
+      '--blocks',
+      blocks,
+      '--tx-per-block',
+      tpb,
+      '--dialect',
+      'bitcoin',
+      '--out',
+      `bench/out/sync-core-${label}.json`,
+    ]);
   step('bench/serve.mjs', ['--database-url', dbUrl(`bench_${label}`), '--label', label, ...serveArgs]);
 }
+if (!values['skip-sync']) step('bench/fetch.mjs', ['--out', 'bench/out/fetch.json']);
 if (!values['skip-peer']) step('bench/peer.mjs', ['--out', 'bench/out/peer.json']);
 const exists = (name) => {
   try {
@@ -78,17 +91,26 @@ const exists = (name) => {
 };
 
 // Tables for bench/RESULTS.md.
-const sync = { small: read('sync-small'), large: read('sync-large') };
+const sync = {
+  'small, Pearl': read('sync-small'),
+  'small, Core': read('sync-core-small'),
+  'large, Pearl': read('sync-large'),
+  'large, Core': read('sync-core-large'),
+};
+const fetchPaths = exists('fetch') ? read('fetch') : null;
 const serve = { small: read('serve-small'), large: read('serve-large') };
 // With --skip-peer the last peer run's results are reported, if there are any.
 const peer = exists('peer') ? read('peer') : null;
 const n = (x) => x.toLocaleString('en-US');
 const lines = [];
 lines.push(
-  `Run of ${sync.large.date.slice(0, 10)} on ${sync.large.machine.cpus} vCPU (${sync.large.machine.model}), ` +
-    `${sync.large.machine.memoryGiB} GiB, Node ${sync.large.machine.node}: \`node bench/run.mjs\`.`,
+  `Run of ${sync['large, Pearl'].date.slice(0, 10)} on ${sync['large, Pearl'].machine.cpus} vCPU (${sync['large, Pearl'].machine.model}), ` +
+    `${sync['large, Pearl'].machine.memoryGiB} GiB, Node ${sync['large, Pearl'].machine.node}: \`node bench/run.mjs\`.`,
   '',
   '### Indexing (initial sync into PostgreSQL; ceiling: the same rows with COPY, same run)',
+  '',
+  'Pearl: the devnet in pearld’s dialect, read as block bytes through the Pearl profile. Core: the same generator in',
+  'Bitcoin Core’s dialect, read as verbose JSON through the bitcoin profile.',
   '',
   '| chain | blocks | txs | sync s | blocks/s | tx/s | COPY s | COPY tx/s | sync ÷ COPY | CPU s (indexer / postgres / node) | indexer peak RSS |',
   '|---|---|---|---|---|---|---|---|---|---|---|',
@@ -98,6 +120,19 @@ for (const [label, s] of Object.entries(sync)) {
   const cpu = s.sync.cpuSeconds;
   lines.push(
     `| ${label} | ${n(s.chain.blocks)} | ${n(s.chain.txs)} | ${s.sync.seconds} | ${n(s.sync.blocksPerSecond)} | ${n(s.sync.txPerSecond)} | ${c.seconds} | ${n(c.txPerSecond)} | ${c.syncToCopyRatio} | ${cpu.indexer} / ${cpu.postgres} / ${cpu.node} | ${s.sync.indexerPeakRssMiB} MiB |`,
+  );
+}
+if (fetchPaths) {
+  const b = fetchPaths.bytes;
+  const j = fetchPaths.json;
+  lines.push(
+    '',
+    `### Reading Pearl blocks: bytes or verbose JSON (\`${fetchPaths.command}\`, fetch and decode only)`,
+    '',
+    '| path | RPC calls per block | tx/s | indexer CPU s | node CPU s (devnet) | MB from the node |',
+    '|---|---|---|---|---|---|',
+    `| \`getblock <hash> 0\`, decoded by the indexer | 1 | ${n(b.txPerSecond)} | ${b.indexerCpuSeconds} | ${b.nodeCpuSeconds} | ${b.megabytesFromNode} |`,
+    `| \`getblock <hash> 2\` (rawtx) + \`getblock <hash> 0\` (certificate) | 2 | ${n(j.txPerSecond)} | ${j.indexerCpuSeconds} | ${j.nodeCpuSeconds} | ${j.megabytesFromNode} |`,
   );
 }
 lines.push(

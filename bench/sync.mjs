@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Initial-sync throughput: a devnet node in its own process, indexed into a PostgreSQL database of its own
 // from scratch; then the ceiling: the same rows copied with COPY into a second, freshly migrated database.
-// usage: node bench/sync.mjs [--blocks 100000] [--tx-per-block 10] [--database-url URL] [--keep NAME]
-//                            [--out bench/out/sync.json]
+// usage: node bench/sync.mjs [--blocks 100000] [--tx-per-block 10] [--dialect pearl|bitcoin] [--database-url URL]
+//                            [--keep NAME] [--out bench/out/sync.json]
+// --dialect: the devnet speaks pearld's dialect (the indexer reads block bytes, the Pearl profile) or Bitcoin
+// Core's (verbose JSON, the bitcoin profile).
 // --keep NAME leaves the indexed database behind as NAME (the serving benchmark reads it).
 // Needs a built workspace (pnpm build) and PostgreSQL (default postgres://postgres@127.0.0.1:5432/postgres).
 import { spawn } from 'node:child_process';
@@ -23,6 +25,7 @@ import { machineInfo } from './machine.mjs';
 const { values } = parseArgs({
   options: {
     blocks: { type: 'string', default: '100000' },
+    dialect: { type: 'string', default: 'pearl' },
     'tx-per-block': { type: 'string', default: '10' },
     'database-url': {
       type: 'string',
@@ -35,18 +38,22 @@ const { values } = parseArgs({
   },
 });
 const blocks = Number(values.blocks);
+const dialect = values.dialect;
+if (dialect !== 'pearl' && dialect !== 'bitcoin') throw new Error('--dialect must be pearl or bitcoin');
 const txPerBlock = Number(values['tx-per-block']);
 const url = values['database-url'];
 const defsDir = `.tmp/bench-devnet-${process.pid}`;
 
 console.error(
-  `bench/sync: generating a devnet chain of ${blocks} blocks × ~${txPerBlock} txs in a child process…`,
+  `bench/sync: generating a ${dialect} devnet chain of ${blocks} blocks × ~${txPerBlock} txs in a child process…`,
 );
 const t0 = performance.now();
 const devnet = spawn(
   process.execPath,
   [
     'packages/devnet/dist/bin.js',
+    '--dialect',
+    dialect,
     '--seed',
     'bench',
     '--blocks',
@@ -196,7 +203,8 @@ await admin.close();
 const result = {
   date: new Date().toISOString(),
   machine: machineInfo(),
-  command: `node bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock}${values.keep ? ` --keep ${values.keep}` : ''}`,
+  command: `node bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock} --dialect ${dialect}${values.keep ? ` --keep ${values.keep}` : ''}`,
+  dialect,
   chain: { blocks: applied, txs, generateSeconds: Math.round(generateSeconds) },
   sync: {
     seconds: Math.round(seconds * 10) / 10,

@@ -77,6 +77,7 @@ export {
 } from './pearl/public-data.js';
 export {
   type BlockPlacement,
+  type KnownScript,
   grainsToPrl,
   renderPearlBlock,
   renderPearlHeader,

@@ -76,6 +76,26 @@ describe('loadConfig', () => {
     expect(publicBaseUrl({ ...c, publicBaseUrl: null }, 9000)).toBe('http://[::1]:9000');
   });
 
+  it('selects the chain, and gives a node URL without a port its network’s default', () => {
+    expect(loadConfig({})).toMatchObject({ chain: null, chainNetwork: null, nodeRpcCert: null });
+    const pearl = loadConfig({ NODE_RPC_URL: 'https://u:p@127.0.0.1', CHAIN: 'pearl' });
+    expect(pearl.nodeRpcUrl).toBe('https://u:p@127.0.0.1:44107/');
+    const testnet2 = loadConfig({ NODE_RPC_URL: 'https://127.0.0.1/', CHAIN: 'Pearl', CHAIN_NETWORK: 'testnet2' });
+    expect(testnet2).toMatchObject({ chain: 'pearl', chainNetwork: 'testnet2', nodeRpcUrl: 'https://127.0.0.1:44111/' });
+    // A written port stays, the scheme's default one too.
+    expect(loadConfig({ NODE_RPC_URL: 'https://127.0.0.1:443', CHAIN: 'pearl' }).nodeRpcUrl).toBe(
+      'https://127.0.0.1:443',
+    );
+    expect(loadConfig({ NODE_RPC_URL: 'http://u:p@127.0.0.1:18443/' }).nodeRpcUrl).toBe('http://u:p@127.0.0.1:18443/');
+    expect(fails({ NODE_RPC_URL: 'https://u:secret@127.0.0.1' })).toBe(
+      'config: NODE_RPC_URL names no port: add one, or set CHAIN (and CHAIN_NETWORK) for its default',
+    );
+    expect(fails({ CHAIN: 'dogecoin' })).toBe('config: CHAIN must be one of pearl, bitcoin (got "dogecoin")');
+    expect(fails({ NODE_RPC_URL: 'https://h', CHAIN: 'pearl', CHAIN_NETWORK: 'moon' })).toMatch(
+      /NODE_RPC_URL names no port and pearl has no default for network "moon"/,
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: null });
   });

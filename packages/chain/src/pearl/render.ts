@@ -3,7 +3,7 @@ import { scriptAsm } from '../script-asm.js';
 import { type DecodedTx, isCoinbaseInput } from '../tx.js';
 import type { DecodedPearlBlock } from './block.js';
 import type { PearlHeader } from './header.js';
-import { pearlScriptAddress, pearlScriptType } from './script.js';
+import { type PearlScriptType, pearlScriptAddress, pearlScriptType } from './script.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -12,11 +12,22 @@ export function grainsToPrl(grains: bigint): number {
   return Number(grains) / 1e8;
 }
 
+/** What a caller may already know of an output script, so it is not worked out twice. */
+export interface KnownScript {
+  scriptType: string;
+  address: string | null;
+  scriptHex: string;
+}
+
 /** pearld's scriptPubKey object (ScriptPubKeyResult). */
-export function renderPearlScriptPubKey(script: Uint8Array, hrp: string): Record<string, unknown> {
-  const type = pearlScriptType(script);
-  const address = pearlScriptAddress(script, hrp, type);
-  const out: Record<string, unknown> = { asm: scriptAsm(script, 'btcd'), hex: hex(script) };
+export function renderPearlScriptPubKey(
+  script: Uint8Array,
+  hrp: string,
+  known?: KnownScript,
+): Record<string, unknown> {
+  const type = known?.scriptType ?? pearlScriptType(script);
+  const address = known ? known.address : pearlScriptAddress(script, hrp, type as PearlScriptType);
+  const out: Record<string, unknown> = { asm: scriptAsm(script, 'btcd'), hex: known?.scriptHex ?? hex(script) };
   if (address) out.reqSigs = 1;
   out.type = type;
   if (address) {
@@ -34,8 +45,16 @@ export interface TxPlacement {
   confirmations?: number;
 }
 
-/** pearld's transaction object (TxRawResult) as `getrawtransaction <txid> 1` and `getblock <hash> 2` give it. */
-export function renderPearlTx(tx: DecodedTx, hrp: string, placed?: TxPlacement): Record<string, unknown> {
+/**
+ * pearld's transaction object (TxRawResult) as `getrawtransaction <txid> 1` and `getblock <hash> 2` give it.
+ * `outputs` may carry each output's type, address and hex when the caller has them.
+ */
+export function renderPearlTx(
+  tx: DecodedTx,
+  hrp: string,
+  placed?: TxPlacement,
+  outputs?: readonly KnownScript[],
+): Record<string, unknown> {
   const vin = tx.inputs.map((i) => {
     const witness = i.witness.map(hex);
     if (isCoinbaseInput(i)) {
@@ -55,7 +74,7 @@ export function renderPearlTx(tx: DecodedTx, hrp: string, placed?: TxPlacement):
   const vout = tx.outputs.map((o, n) => ({
     value: grainsToPrl(o.value),
     n,
-    scriptPubKey: renderPearlScriptPubKey(o.script, hrp),
+    scriptPubKey: renderPearlScriptPubKey(o.script, hrp, outputs?.[n]),
   }));
   const out: Record<string, unknown> = {
     hex: hex(tx.bytes),

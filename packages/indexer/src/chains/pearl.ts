@@ -38,6 +38,16 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 function parseTx(tx: DecodedTx, index: number, hrp: string, blockHash: string, time: number): ParsedTx {
   const isCoinbase = index === 0 && tx.inputs.length === 1 && isCoinbaseInput(tx.inputs[0]!);
+  const outputs = tx.outputs.map((o, vout) => {
+    const scriptType = pearlScriptType(o.script);
+    return {
+      vout,
+      value: o.value,
+      address: pearlScriptAddress(o.script, hrp, scriptType),
+      scriptType,
+      scriptHex: hex(o.script),
+    };
+  });
   return {
     txid: tx.txid,
     index,
@@ -54,17 +64,8 @@ function parseTx(tx: DecodedTx, index: number, hrp: string, blockHash: string, t
       prevVout: isCoinbase ? null : i.vout,
       sequence: i.sequence,
     })),
-    outputs: tx.outputs.map((o, vout) => {
-      const scriptType = pearlScriptType(o.script);
-      return {
-        vout,
-        value: o.value,
-        address: pearlScriptAddress(o.script, hrp, scriptType),
-        scriptType,
-        scriptHex: hex(o.script),
-      };
-    }),
-    raw: renderPearlTx(tx, hrp, { blockHash, time }),
+    outputs,
+    raw: renderPearlTx(tx, hrp, { blockHash, time }, outputs),
   };
 }
 
@@ -216,9 +217,11 @@ export function pearlProfile(opts: {
       const hexes = await node.batch<string>(hashes.map((h) => ({ method: 'getblock', params: [h, 0] })));
       let prev = prevHash;
       return hexes.map((x, i) => {
-        if (typeof x !== 'string' || !/^[0-9a-fA-F]*$/.test(x) || x.length % 2 !== 0)
+        // Buffer.from stops at the first character that is not hex: a shorter result means the answer was not hex.
+        const bytes = typeof x === 'string' ? Buffer.from(x, 'hex') : Buffer.alloc(0);
+        if (typeof x !== 'string' || bytes.length * 2 !== x.length)
           throw new MalformedBlockError(`getblock ${hashes[i]} 0 did not answer with the block's hex`);
-        const parsed = toParsed(Buffer.from(x, 'hex'), heights[i]!, hashes[i]!, prev);
+        const parsed = toParsed(bytes, heights[i]!, hashes[i]!, prev);
         prev = hashes[i]!;
         return parsed;
       });
