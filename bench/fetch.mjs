@@ -27,7 +27,17 @@ const rounds = Number(values.rounds);
 console.error(`bench/fetch: generating a Pearl devnet of ${blocks} blocks in a child process…`);
 const devnet = spawn(
   process.execPath,
-  ['packages/devnet/dist/bin.js', '--seed', 'fetch', '--blocks', String(blocks), '--tx-per-block', values['tx-per-block'], '--port', '0'],
+  [
+    'packages/devnet/dist/bin.js',
+    '--seed',
+    'fetch',
+    '--blocks',
+    String(blocks),
+    '--tx-per-block',
+    values['tx-per-block'],
+    '--port',
+    '0',
+  ],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 const info = await new Promise((resolve, reject) => {

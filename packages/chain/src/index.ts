@@ -77,8 +77,8 @@ export {
 } from './pearl/public-data.js';
 export {
   type BlockPlacement,
-  type KnownScript,
   grainsToPrl,
+  type KnownScript,
   renderPearlBlock,
   renderPearlHeader,
   renderPearlScriptPubKey,

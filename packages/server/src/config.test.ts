@@ -80,13 +80,23 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toMatchObject({ chain: null, chainNetwork: null, nodeRpcCert: null });
     const pearl = loadConfig({ NODE_RPC_URL: 'https://u:p@127.0.0.1', CHAIN: 'pearl' });
     expect(pearl.nodeRpcUrl).toBe('https://u:p@127.0.0.1:44107/');
-    const testnet2 = loadConfig({ NODE_RPC_URL: 'https://127.0.0.1/', CHAIN: 'Pearl', CHAIN_NETWORK: 'testnet2' });
-    expect(testnet2).toMatchObject({ chain: 'pearl', chainNetwork: 'testnet2', nodeRpcUrl: 'https://127.0.0.1:44111/' });
+    const testnet2 = loadConfig({
+      NODE_RPC_URL: 'https://127.0.0.1/',
+      CHAIN: 'Pearl',
+      CHAIN_NETWORK: 'testnet2',
+    });
+    expect(testnet2).toMatchObject({
+      chain: 'pearl',
+      chainNetwork: 'testnet2',
+      nodeRpcUrl: 'https://127.0.0.1:44111/',
+    });
     // A written port stays, the scheme's default one too.
     expect(loadConfig({ NODE_RPC_URL: 'https://127.0.0.1:443', CHAIN: 'pearl' }).nodeRpcUrl).toBe(
       'https://127.0.0.1:443',
     );
-    expect(loadConfig({ NODE_RPC_URL: 'http://u:p@127.0.0.1:18443/' }).nodeRpcUrl).toBe('http://u:p@127.0.0.1:18443/');
+    expect(loadConfig({ NODE_RPC_URL: 'http://u:p@127.0.0.1:18443/' }).nodeRpcUrl).toBe(
+      'http://u:p@127.0.0.1:18443/',
+    );
     expect(fails({ NODE_RPC_URL: 'https://u:secret@127.0.0.1' })).toBe(
       'config: NODE_RPC_URL names no port: add one, or set CHAIN (and CHAIN_NETWORK) for its default',
     );

@@ -62,7 +62,13 @@ export async function startDevnetChain(config: ServerConfig, now = Date.now()): 
     txPerBlock: config.devnetTxPerBlock,
     targetSpacing: HISTORY_SPACING,
   };
-  const devnet = createDevnet({ ...params, genesisTime: genesisTime(dir, params, now) });
+  // The history crosses every certificate-version fork, so the demo shows v1–v3 (decoded) and v4 alike.
+  const fork = (share: number) => Math.max(1, Math.round(params.blocks * share));
+  const devnet = createDevnet({
+    ...params,
+    genesisTime: genesisTime(dir, params, now),
+    certificateForks: { moe: fork(0.25), saltedSeed: fork(0.5), fp8: fork(0.8) },
+  });
   const files = devnet.writeDefinitions(dir);
   const server = await devnet.listen({ port: 0, host: '127.0.0.1' });
   if (config.devnetIntervalMs > 0) devnet.startMining(config.devnetIntervalMs);

@@ -27,7 +27,10 @@ export function renderPearlScriptPubKey(
 ): Record<string, unknown> {
   const type = known?.scriptType ?? pearlScriptType(script);
   const address = known ? known.address : pearlScriptAddress(script, hrp, type as PearlScriptType);
-  const out: Record<string, unknown> = { asm: scriptAsm(script, 'btcd'), hex: known?.scriptHex ?? hex(script) };
+  const out: Record<string, unknown> = {
+    asm: scriptAsm(script, 'btcd'),
+    hex: known?.scriptHex ?? hex(script),
+  };
   if (address) out.reqSigs = 1;
   out.type = type;
   if (address) {

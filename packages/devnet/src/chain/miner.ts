@@ -48,10 +48,6 @@ const ZERO32 = Buffer.alloc(32);
 export const PEARL_DEVNET_POW_LIMIT = PEARL_NETWORKS.regtest.powLimitBits;
 /** Blocks over which a Pearl retarget spreads the error of one block interval (a WTEMA-like smoothing). */
 const PEARL_SMOOTHING = 72;
-const GENESIS_MESSAGE = Buffer.from(
-  'explorer devnet: a simulated Pearl chain, mined against regtest limits',
-  'latin1',
-);
 
 /** Builds coinbases, headers and certificates, and connects blocks made of mempool entries. */
 export class BlockMaker {
@@ -133,7 +129,12 @@ export class BlockMaker {
           vout: 0xffffffff,
           scriptSig: Buffer.concat([
             Buffer.from('04ffff001d0104', 'hex'),
-            pushData(Buffer.from(`explorer devnet ${this.params.seed}: a simulated Pearl chain`.slice(0, 75), 'utf8')),
+            pushData(
+              Buffer.from(
+                `explorer devnet ${this.params.seed}: a simulated Pearl chain`.slice(0, 75),
+                'utf8',
+              ),
+            ),
           ]),
           sequence: 0xffffffff,
           witness: [],

@@ -39,7 +39,9 @@ function genesisNode(hash: string, hex: string, chain?: string): NodeClient {
 describe('chain detection', () => {
   it('tells Pearl from Bitcoin by the genesis block, and names the Pearl network', async () => {
     const g = VECTORS['4_genesis'].networks;
-    const mainnet = await detectChain(genesisNode(g.mainnet.expected_genesis_hash_display, g.mainnet.block_hex));
+    const mainnet = await detectChain(
+      genesisNode(g.mainnet.expected_genesis_hash_display, g.mainnet.block_hex),
+    );
     expect(mainnet.info).toMatchObject({
       profile: 'pearl',
       network: 'mainnet',
@@ -51,10 +53,12 @@ describe('chain detection', () => {
     expect(mainnet.checkpoint(10_000)).toBe(PEARL_NETWORKS.mainnet.checkpoints[0]!.hash);
     // regtest and simnet share a genesis block: the node's chain name tells them apart.
     const r = g.regtest;
-    expect((await detectChain(genesisNode(r.expected_genesis_hash_display, r.block_hex, 'simnet'))).info.network).toBe(
-      'simnet',
+    expect(
+      (await detectChain(genesisNode(r.expected_genesis_hash_display, r.block_hex, 'simnet'))).info.network,
+    ).toBe('simnet');
+    expect((await detectChain(genesisNode(r.expected_genesis_hash_display, r.block_hex))).info.network).toBe(
+      'regtest',
     );
-    expect((await detectChain(genesisNode(r.expected_genesis_hash_display, r.block_hex))).info.network).toBe('regtest');
     const t = g.testnet;
     await expect(
       detectChain(genesisNode(t.expected_genesis_hash_display, t.block_hex), { network: 'mainnet' }),
@@ -70,11 +74,17 @@ describe('chain detection', () => {
   it('the devnet: pearld’s dialect on a genesis of its own (fork heights unknown); Core’s on option', async () => {
     for (const dialect of ['pearl', 'bitcoin'] as const) {
       const d = createDevnet({ dialect, blocks: 3 });
-      const node = { displayUrl: 'devnet', call: d.rpc, batch: async (c: { method: string; params?: unknown[] }[]) => Promise.all(c.map((x) => d.rpc(x.method, x.params))) } as NodeClient;
+      const node = {
+        displayUrl: 'devnet',
+        call: d.rpc,
+        batch: async (c: { method: string; params?: unknown[] }[]) =>
+          Promise.all(c.map((x) => d.rpc(x.method, x.params))),
+      } as NodeClient;
       const p = await detectChain(node);
       expect(p.info.profile).toBe(dialect);
       expect(p.info.genesisHash).toBe(await d.rpc('getblockhash', [0]));
-      if (dialect === 'pearl') expect(p.info).toMatchObject({ network: 'regtest', knownGenesis: false, certificateForks: null });
+      if (dialect === 'pearl')
+        expect(p.info).toMatchObject({ network: 'regtest', knownGenesis: false, certificateForks: null });
     }
   });
 
@@ -114,7 +124,9 @@ describe('indexing pearld’s dialect (pglite)', () => {
         rewrite(String(params?.[0]), await base.call(method, params)) as T,
       batch: async <T>(calls: { method: string; params?: unknown[] }[]) =>
         (await base.batch(calls)).map((r, i) =>
-          calls[i]!.method === 'getblock' && calls[i]!.params?.[1] === 0 ? rewrite(String(calls[i]!.params![0]), r) : r,
+          calls[i]!.method === 'getblock' && calls[i]!.params?.[1] === 0
+            ? rewrite(String(calls[i]!.params![0]), r)
+            : r,
         ) as T[],
     };
     const warnings: string[] = [];
@@ -125,13 +137,15 @@ describe('indexing pearld’s dialect (pglite)', () => {
       await indexer.syncOnce();
       expect(await checkInvariants(db.sql)).toEqual([]);
       const [c] = await db.sql.query<any>(
-        'SELECT version, readable, error, encode(raw, \'hex\') AS raw, proof_size FROM block_certificates WHERE height = 20',
+        "SELECT version, readable, error, encode(raw, 'hex') AS raw, proof_size FROM block_certificates WHERE height = 20",
       );
       expect(c).toMatchObject({ version: 7, readable: false, proof_size: 0 });
       expect(c.error).toMatch(/unsupported certificate version: 7/);
       expect(c.raw).toBe(`07000000${'ee'.repeat(50)}`);
       expect(warnings).toContain('certificate could not be decoded; its bytes are kept as they are');
-      const [b] = await db.sql.query<any>('SELECT hash, emission::text AS emission FROM blocks WHERE height = 20');
+      const [b] = await db.sql.query<any>(
+        'SELECT hash, emission::text AS emission FROM blocks WHERE height = 20',
+      );
       expect(b).toEqual({ hash: target, emission: String(pearlSubsidy(20)) });
     } finally {
       await indexer.stop();
@@ -144,7 +158,11 @@ describe('indexing pearld’s dialect (pglite)', () => {
     const s = await other.listen();
     const db = await openTestDatabase('pglite');
     try {
-      const first = createIndexer({ sql: db.sql, node: createNodeClient({ url }), definitions: definitionsOf(devnet) });
+      const first = createIndexer({
+        sql: db.sql,
+        node: createNodeClient({ url }),
+        definitions: definitionsOf(devnet),
+      });
       await first.syncOnce();
       await first.stop();
       expect((await readIndexerState(db.sql)).chain).toMatchObject({ profile: 'pearl', network: 'regtest' });
@@ -155,7 +173,9 @@ describe('indexing pearld’s dialect (pglite)', () => {
       });
       const err = await second.syncOnce().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ChainProfileError);
-      expect((err as Error).message).toMatch(/this database holds the chain whose genesis block is .* but the node serves/);
+      expect((err as Error).message).toMatch(
+        /this database holds the chain whose genesis block is .* but the node serves/,
+      );
       await second.stop();
     } finally {
       await s.close();
@@ -169,9 +189,25 @@ describe('indexing pearld’s dialect (pglite)', () => {
       try {
         execFileSync(
           'openssl',
-          ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-            '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-            '-keyout', join(dir, 'rpc.key'), '-out', join(dir, 'rpc.cert')],
+          [
+            'req',
+            '-x509',
+            '-newkey',
+            'ec',
+            '-pkeyopt',
+            'ec_paramgen_curve:prime256v1',
+            '-nodes',
+            '-days',
+            '2',
+            '-subj',
+            '/CN=localhost',
+            '-addext',
+            'subjectAltName=DNS:localhost,IP:127.0.0.1',
+            '-keyout',
+            join(dir, 'rpc.key'),
+            '-out',
+            join(dir, 'rpc.cert'),
+          ],
           { stdio: 'ignore' },
         );
       } catch {
@@ -179,7 +215,11 @@ describe('indexing pearld’s dialect (pglite)', () => {
         return ctx.skip();
       }
       const cert = readFileSync(join(dir, 'rpc.cert'));
-      const s = await devnet.listen({ tls: { key: readFileSync(join(dir, 'rpc.key')), cert }, user: 'u', password: 'p' });
+      const s = await devnet.listen({
+        tls: { key: readFileSync(join(dir, 'rpc.key')), cert },
+        user: 'u',
+        password: 'p',
+      });
       const tlsUrl = s.url.replace('https://', 'https://u:p@');
       const db = await openTestDatabase('pglite');
       try {
