@@ -5,12 +5,12 @@
 // process serves both; rounds alternate the two paths so machine noise falls on both alike.
 // usage: node bench/fetch.mjs [--blocks 2000] [--tx-per-block 10] [--rounds 3] [--out bench/out/fetch.json]
 // Needs a built workspace (pnpm build).
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodePearlBlock } from '../packages/chain/dist/index.js';
 import { createNodeClient, detectChain, parseBlock, silentLogger } from '../packages/indexer/dist/index.js';
+import { startDevnetProcess } from './devnet.mjs';
 import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
@@ -25,30 +25,14 @@ const blocks = Number(values.blocks);
 const rounds = Number(values.rounds);
 
 console.error(`bench/fetch: generating a Pearl devnet of ${blocks} blocks in a child process…`);
-const devnet = spawn(
-  process.execPath,
-  [
-    'packages/devnet/dist/bin.js',
-    '--seed',
-    'fetch',
-    '--blocks',
-    String(blocks),
-    '--tx-per-block',
-    values['tx-per-block'],
-    '--port',
-    '0',
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const info = await new Promise((resolve, reject) => {
-  let buf = '';
-  devnet.stdout.on('data', (d) => {
-    buf += d;
-    const line = buf.split('\n').find((l) => l.startsWith('{'));
-    if (line) resolve(JSON.parse(line));
-  });
-  devnet.on('exit', (code) => reject(new Error(`devnet exited with ${code}`)));
-});
+const { proc: devnet, info } = await startDevnetProcess([
+  '--seed',
+  'fetch',
+  '--blocks',
+  String(blocks),
+  '--tx-per-block',
+  values['tx-per-block'],
+]);
 const procCpu = (pid) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(f[11]) + Number(f[12])) / 100;

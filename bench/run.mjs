@@ -54,29 +54,25 @@ for (const [label, blocks] of [
   ['small', values['small-blocks']],
   ['large', values['large-blocks']],
 ]) {
-  if (!values['skip-sync'])
-    step('bench/sync.mjs', [
-      '--blocks',
-      blocks,
-      '--tx-per-block',
-      tpb,
-      '--keep',
-      `bench_${label}`,
-      '--out',
-      `bench/out/sync-${label}.json`,
-    ]);
-  // The same chain in Bitcoin Core's dialect, through the bitcoin profile (verbose JSON), beside Pearl's.
-  if (!values['skip-sync'])
+  // Pearl's chain (kept for the serving benchmark), then the same generator in Bitcoin Core's dialect, read
+  // through the bitcoin profile, beside it.
+  for (const [dialect, out, keep] of [
+    ['pearl', `sync-${label}`, ['--keep', `bench_${label}`]],
+    ['bitcoin', `sync-core-${label}`, []],
+  ]) {
+    if (values['skip-sync']) continue;
     step('bench/sync.mjs', [
       '--blocks',
       blocks,
       '--tx-per-block',
       tpb,
       '--dialect',
-      'bitcoin',
+      dialect,
+      ...keep,
       '--out',
-      `bench/out/sync-core-${label}.json`,
+      `bench/out/${out}.json`,
     ]);
+  }
   step('bench/serve.mjs', ['--database-url', dbUrl(`bench_${label}`), '--label', label, ...serveArgs]);
 }
 if (!values['skip-sync']) step('bench/fetch.mjs', ['--out', 'bench/out/fetch.json']);

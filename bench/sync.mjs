@@ -7,7 +7,6 @@
 // Core's (verbose JSON, the bitcoin profile).
 // --keep NAME leaves the indexed database behind as NAME (the serving benchmark reads it).
 // Needs a built workspace (pnpm build) and PostgreSQL (default postgres://postgres@127.0.0.1:5432/postgres).
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -20,6 +19,7 @@ import {
   createNodeClient,
   loadDefinitions,
 } from '../packages/indexer/dist/index.js';
+import { startDevnetProcess } from './devnet.mjs';
 import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
@@ -48,38 +48,22 @@ console.error(
   `bench/sync: generating a ${dialect} devnet chain of ${blocks} blocks × ~${txPerBlock} txs in a child process…`,
 );
 const t0 = performance.now();
-const devnet = spawn(
-  process.execPath,
-  [
-    'packages/devnet/dist/bin.js',
-    '--dialect',
-    dialect,
-    '--seed',
-    'bench',
-    '--blocks',
-    String(blocks),
-    '--tx-per-block',
-    String(txPerBlock),
-    '--port',
-    '0',
-    '--definitions-dir',
-    defsDir,
-    '--proof-min',
-    '200',
-    '--proof-max',
-    '400',
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const info = await new Promise((resolve, reject) => {
-  let buf = '';
-  devnet.stdout.on('data', (d) => {
-    buf += d;
-    const line = buf.split('\n').find((l) => l.startsWith('{'));
-    if (line) resolve(JSON.parse(line));
-  });
-  devnet.on('exit', (code) => reject(new Error(`devnet exited with ${code}`)));
-});
+const { proc: devnet, info } = await startDevnetProcess([
+  '--dialect',
+  dialect,
+  '--seed',
+  'bench',
+  '--blocks',
+  String(blocks),
+  '--tx-per-block',
+  String(txPerBlock),
+  '--definitions-dir',
+  defsDir,
+  '--proof-min',
+  '200',
+  '--proof-max',
+  '400',
+]);
 const generateSeconds = (performance.now() - t0) / 1000;
 console.error(`bench/sync: chain ready in ${generateSeconds.toFixed(1)} s at ${info.url}`);
 

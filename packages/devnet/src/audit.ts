@@ -12,7 +12,7 @@ import {
 } from '@explorer/chain';
 import type { DialectName } from './chain/dialect.js';
 import { makeAttributor, type PoolDefinition } from './chain/pools.js';
-import type { ChainTruthData } from './truth.js';
+import { type ChainTruthData, countCertificate, emptyCertificateTruth } from './truth.js';
 
 /** Any way of calling the devnet's RPC (in-process or over HTTP). */
 export type RpcCall = (method: string, params?: unknown[]) => Promise<unknown>;
@@ -56,16 +56,7 @@ export async function auditChain(
   let txCount = 0;
   const blocksByPool: Record<string, number> = {};
   const blocksByMiner: Record<string, number> = {};
-  const certificates: ChainTruthData['certificates'] = {
-    total: 0,
-    byVersion: {},
-    moe: 0,
-    proofBytes: { min: 0, max: 0, sum: 0 },
-    commitmentFailures: 0,
-    shapes: {},
-    ranks: {},
-    firstHeight: {},
-  };
+  const certificates = emptyCertificateTruth();
   const count = (rec: Record<string, number>, key: string | number) => {
     rec[key] = (rec[key] ?? 0) + 1;
   };
@@ -88,21 +79,18 @@ export async function auditChain(
       if (decoded.header.proofCommitment !== block.proofcommitment) fail(`proofcommitment mismatch at ${h}`);
       const c =
         decoded.certificate ?? fail(`certificate of ${h} does not decode: ${decoded.certificateError}`);
-      const problems = certificateProblems(c, decoded.header);
-      if (h > 0 && problems.length > 0) certificates.commitmentFailures++;
-      const pb = certificates.proofBytes;
-      pb.min = certificates.total === 0 ? c.proof.length : Math.min(pb.min, c.proof.length);
-      pb.max = Math.max(pb.max, c.proof.length);
-      pb.sum += c.proof.length;
-      certificates.total++;
-      count(certificates.byVersion, c.version);
-      certificates.firstHeight[c.version] ??= h;
-      if (isMoePublicData(c.version, c.publicData?.length ?? 0)) certificates.moe++;
+      if (h > 0 && certificateProblems(c, decoded.header).length > 0) certificates.commitmentFailures++;
+      let shape = null;
       if (h > 0 && c.version <= 3 && c.publicData) {
         const pd = decodeDensePublicData(c.publicData);
-        count(certificates.shapes, `${pd.m}×${pd.n}×${pd.config.commonDim}`);
-        count(certificates.ranks, pd.config.rank);
+        shape = { m: pd.m, n: pd.n, k: pd.config.commonDim, rank: pd.config.rank };
       }
+      countCertificate(certificates, h, {
+        version: c.version,
+        proofLength: c.proof.length,
+        isMoE: isMoePublicData(c.version, c.publicData?.length ?? 0),
+        shape,
+      });
     } else if (toDisplayHex(sha256d(raw.subarray(0, 80))) !== hash) fail(`header hash mismatch at ${h}`);
     if (block.previousblockhash !== prevHash) fail(`previousblockhash mismatch at ${h}`);
     if (raw.length !== block.size) fail(`block size mismatch at ${h}`);

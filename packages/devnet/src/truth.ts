@@ -50,6 +50,46 @@ export interface ChainTruth {
   busyAddresses: string[];
 }
 
+/** Certificate statistics before the first certificate. */
+export function emptyCertificateTruth(): CertificateTruth {
+  return {
+    total: 0,
+    byVersion: {},
+    moe: 0,
+    proofBytes: { min: 0, max: 0, sum: 0 },
+    commitmentFailures: 0,
+    shapes: {},
+    ranks: {},
+    firstHeight: {},
+  };
+}
+
+/** Adds one certificate of `version` with a proof of `proofLength` bytes to the statistics. */
+export function countCertificate(
+  c: CertificateTruth,
+  height: number,
+  cert: {
+    version: number;
+    proofLength: number;
+    isMoE: boolean;
+    shape: { m: number; n: number; k: number; rank: number } | null;
+  },
+): void {
+  const pb = c.proofBytes;
+  pb.min = c.total === 0 ? cert.proofLength : Math.min(pb.min, cert.proofLength);
+  pb.max = Math.max(pb.max, cert.proofLength);
+  pb.sum += cert.proofLength;
+  c.total++;
+  c.byVersion[cert.version] = (c.byVersion[cert.version] ?? 0) + 1;
+  c.firstHeight[cert.version] ??= height;
+  if (cert.isMoE) c.moe++;
+  if (cert.shape) {
+    const key = `${cert.shape.m}×${cert.shape.n}×${cert.shape.k}`;
+    c.shapes[key] = (c.shapes[key] ?? 0) + 1;
+    c.ranks[cert.shape.rank] = (c.ranks[cert.shape.rank] ?? 0) + 1;
+  }
+}
+
 /** ChainTruth without the balances function (what devnet_truth returns over RPC). */
 export type ChainTruthData = Omit<ChainTruth, 'balances'>;
 
@@ -104,36 +144,13 @@ export function chainTruth(state: ChainState, busyAddresses: string[], dialect: 
   const best = state.best.slice();
   const blocksByPool: Record<string, number> = {};
   const blocksByMiner: Record<string, number> = {};
-  const certificates: CertificateTruth = {
-    total: 0,
-    byVersion: {},
-    moe: 0,
-    proofBytes: { min: 0, max: 0, sum: 0 },
-    commitmentFailures: 0,
-    shapes: {},
-    ranks: {},
-    firstHeight: {},
-  };
-  const count = (rec: Record<string, number>, key: string | number) => {
-    rec[key] = (rec[key] ?? 0) + 1;
-  };
+  const certificates = emptyCertificateTruth();
   for (const b of best) {
     blocksByPool[b.pool] = (blocksByPool[b.pool] ?? 0) + 1;
     if (b.miner) blocksByMiner[b.miner] = (blocksByMiner[b.miner] ?? 0) + 1;
     const c = b.certificate;
     if (!c) continue;
-    const pb = certificates.proofBytes;
-    pb.min = certificates.total === 0 ? c.proofLength : Math.min(pb.min, c.proofLength);
-    pb.max = Math.max(pb.max, c.proofLength);
-    pb.sum += c.proofLength;
-    certificates.total++;
-    count(certificates.byVersion, c.version);
-    certificates.firstHeight[c.version] ??= b.height;
-    if (c.isMoE) certificates.moe++;
-    if (c.shape) {
-      count(certificates.shapes, `${c.shape.m}×${c.shape.n}×${c.shape.k}`);
-      count(certificates.ranks, c.shape.rank);
-    }
+    countCertificate(certificates, b.height, c);
   }
   const cache = new Map<string, AddressTruth>();
   return {

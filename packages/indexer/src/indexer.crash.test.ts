@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { canonicalDump, checkInvariants, readIndexerState } from '@explorer/db';
+import { canonicalDump, checkInvariants, createSqlStore, readIndexerState } from '@explorer/db';
 import { openTestDatabase, pgSkipReason, type TestDatabase } from '@explorer/db/testing';
 import { createDevnet, type Devnet } from '@explorer/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,32 @@ describe.skipIf(reason !== null)('indexer killed with SIGKILL at random points (
     await finisher.syncOnce();
     await finisher.stop();
     expect(await checkInvariants(db.sql)).toEqual([]);
+
+    // Supply to the grain and the certificate figures equal the devnet's own after all those kills.
+    const truth = devnet.truth();
+    const store = createSqlStore(db.sql);
+    const emitted = BigInt(truth.emitted);
+    expect(await store.supply()).toMatchObject({
+      height: truth.height,
+      emitted: truth.emitted,
+      claimed: String(emitted - BigInt(truth.unclaimed)),
+      fees: truth.fees,
+      unspendable: {
+        opReturn: truth.opReturnValue,
+        unclaimedSubsidy: truth.unclaimed,
+        burnAddresses: truth.burnAddressBalance,
+      },
+    });
+    const pouw = await store.pouw();
+    const c = truth.certificates;
+    expect(pouw).toMatchObject({
+      certifiedBlocks: c.total,
+      moe: c.moe,
+      commitmentFailures: c.commitmentFailures,
+      unreadable: 0,
+      proofSize: { min: c.proofBytes.min, max: c.proofBytes.max },
+    });
+    for (const v of ['1', '2', '3', '4']) expect(pouw.byVersion[v as '1']).toBe(c.byVersion[v] ?? 0);
 
     const fresh = await openTestDatabase('pg');
     try {

@@ -5,7 +5,7 @@ import { ByteReader, DecodeError } from '../bytes/reader.js';
 import { ratioDifficulty } from '../difficulty.js';
 import { fromDisplayHex, sha256d, toDisplayHex } from '../hash.js';
 import { type DecodedTx, decodeTx } from '../tx.js';
-import { decodePearlBlock, decodePearlHeaders } from './block.js';
+import { decodePearlBlock, decodePearlHeaders, MAX_BLOCK_PAYLOAD, MAX_HEADERS_PER_MESSAGE } from './block.js';
 import {
   CERTIFICATE_LIMITS,
   certificateCommitment,
@@ -15,7 +15,12 @@ import {
   readCertificate,
 } from './certificate.js';
 import { PEARL_EMISSION_CONSTANT, PEARL_TOTAL_SUPPLY, pearlEmitted, pearlSubsidy } from './emission.js';
-import { encodePearlHeader, PEARL_INCOMPLETE_HEADER_SIZE, readPearlHeader } from './header.js';
+import {
+  encodePearlHeader,
+  PEARL_HEADER_SIZE,
+  PEARL_INCOMPLETE_HEADER_SIZE,
+  readPearlHeader,
+} from './header.js';
 import { PEARL_NETWORKS, type PearlNetworkName } from './params.js';
 import { renderPearlBlock, renderPearlHeader, renderPearlTx } from './render.js';
 import { pearlAddressScript, pearlScriptAddress, pearlScriptType } from './script.js';
@@ -406,6 +411,9 @@ describe('certificates', () => {
     });
     expect(s.PublicDataSizeDenseV2).toBe(CERTIFICATE_LIMITS.densePublicData);
     expect(CERTIFICATE_LIMITS.maxCertificateV5).toBe(79_000 + 32 + 4 + 1 + 2 * 108 + 4 - 4);
+    expect(MAX_BLOCK_PAYLOAD).toBe(s.MaxBlockPayload);
+    expect(MAX_HEADERS_PER_MESSAGE).toBe(s.MaxBlockHeadersPerMsg);
+    expect(PEARL_HEADER_SIZE).toBe(s.MaxBlockHeaderPayload);
   });
 });
 
@@ -472,6 +480,13 @@ describe('emission', () => {
       expect(Math.abs(got - prl) / prl, `height ${h}`).toBeLessThan(0.01);
     }
     expect(pearlSubsidy(0)).toBe(0n);
+    // Consensus accepts only these output classes; the classifier names every other script nonstandard.
+    expect(s.allowed_output_script_classes).toEqual([
+      'witness_v1_taproot',
+      'witness_v2_merkleroot',
+      'nulldata',
+    ]);
+    expect(pearlScriptType(Buffer.from('0014' + '00'.repeat(20), 'hex'))).toBe('nonstandard');
   });
 
   it('cumulative supply telescopes to T·h ÷ (h + E), floors included', () => {

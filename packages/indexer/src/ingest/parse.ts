@@ -1,3 +1,4 @@
+import type { DensePublicData, MiningConfig } from '@explorer/chain';
 import { MalformedBlockError } from './errors.js';
 
 /** One output as the indexer stores it; `value` in base units. */
@@ -33,23 +34,7 @@ export interface ParsedTx {
 }
 
 /** The decoded mining configuration of a certificate's public data (versions 1–3), as the API serves it. */
-export interface CertificateConfig {
-  commonDim: number;
-  rank: number;
-  mmaType: number;
-  rowsPattern: { hex: string; dims: { factor: number; length: number }[]; size: number };
-  colsPattern: { hex: string; dims: { factor: number; length: number }[]; size: number };
-  experts: number;
-  topK: number;
-  hashA: string;
-  hashB: string;
-  hashJackpot: string;
-  m: number;
-  n: number;
-  tRows: number;
-  tCols: number;
-  moe: { expertIndex: number; routingOffsets: number[]; hashRouting: string; outerIndices: number[] } | null;
-}
+export type CertificateConfig = MiningConfig & Omit<DensePublicData, 'config'>;
 
 /**
  * A block's proof certificate (Pearl). A certificate the decoder cannot read keeps its bytes in `raw`, its
