@@ -153,6 +153,42 @@ describe('indexing pearld’s dialect (pglite)', () => {
     }
   });
 
+  it('refuses a block whose bytes are not the block the node named, and writes nothing of it', async () => {
+    const base = createNodeClient({ url });
+    const [h20, h21] = [
+      (await devnet.rpc('getblockhash', [20])) as string,
+      (await devnet.rpc('getblockhash', [21])) as string,
+    ];
+    // The node answers block 20's hash with block 21's bytes.
+    const node: NodeClient = {
+      displayUrl: base.displayUrl,
+      call: base.call,
+      batch: async <T>(calls: { method: string; params?: unknown[] }[]) =>
+        base.batch(
+          calls.map((c) =>
+            c.method === 'getblock' && c.params?.[0] === h20 ? { ...c, params: [h21, 0] } : c,
+          ),
+        ) as Promise<T[]>,
+    };
+    const db = await openTestDatabase('pglite');
+    const indexer = createIndexer({
+      sql: db.sql,
+      node,
+      definitions: definitionsOf(devnet),
+      rpcBatchBlocks: 5,
+    });
+    try {
+      await expect(indexer.syncOnce()).rejects.toThrow(
+        new RegExp(`block 20 \\(${h20}\\): no 108-byte header hashing to ${h20}`),
+      );
+      expect((await readIndexerState(db.sql)).tip_height).toBeLessThan(20);
+      expect(await checkInvariants(db.sql)).toEqual([]);
+    } finally {
+      await indexer.stop();
+      await db.drop();
+    }
+  });
+
   it('refuses a node of another chain than the database holds, and says so', async () => {
     const other = createDevnet({ seed: 'another', blocks: 5 });
     const s = await other.listen();
