@@ -1,5 +1,13 @@
+export {
+  type DirectoryLock,
+  DirectoryLockedError,
+  type DirectoryLockHolder,
+  directoryLockHolder,
+  lockDirectory,
+} from './dir-lock.js';
 export { createPgSql, type PgOptions } from './drivers/pg.js';
 export { createPgliteSql, type PgliteOptions } from './drivers/pglite.js';
+export { chainIdentity } from './mappers.js';
 export { type MigrateResult, migrate } from './migrate.js';
 export { type Migration, migrations } from './migrations/index.js';
 export { type DatabaseConfig, openDatabase } from './open.js';

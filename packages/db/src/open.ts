@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { lockDirectory } from './dir-lock.js';
 import { createPgSql } from './drivers/pg.js';
 import { createPgliteSql } from './drivers/pglite.js';
 import { migrate } from './migrate.js';
@@ -20,18 +21,53 @@ export interface DatabaseConfig {
   connectionTimeoutMs?: number;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
-  /** Application name reported to PostgreSQL. */
+  /** Application name reported to PostgreSQL, and named to a second process refused the embedded data dir. */
   applicationName?: string;
   /** Named prepared statements on PostgreSQL (default true); see PgOptions. */
   preparedStatements?: boolean;
 }
 
 /**
- * Opens the configured database and brings its schema up to date.
+ * Opens the configured database and brings its schema up to date. An embedded data dir is owned by one
+ * process: a second one is refused with DirectoryLockedError (see dir-lock.ts) before anything is read.
  * @example const sql = await openDatabase({ url: process.env.DATABASE_URL })
  */
 export async function openDatabase(config: DatabaseConfig = {}): Promise<Sql> {
-  const sql = config.url
+  const embeddedDir = !config.url && config.dataDir !== 'memory://' ? (config.dataDir ?? '.explorer') : null;
+  const lock = embeddedDir ? lockDirectory(embeddedDir, config.applicationName ?? 'explorer') : null;
+  let sql: Sql;
+  try {
+    sql = await connect(config);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+  if (lock) {
+    const inner = sql;
+    sql = {
+      ...inner,
+      close: async () => {
+        try {
+          await inner.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  }
+  if (config.migrate !== false) {
+    try {
+      await migrate(sql);
+    } catch (err) {
+      await sql.close().catch(() => {});
+      throw err;
+    }
+  }
+  return sql;
+}
+
+async function connect(config: DatabaseConfig): Promise<Sql> {
+  return config.url
     ? createPgSql({
         connectionString: config.url,
         schema: config.schema,
@@ -45,13 +81,4 @@ export async function openDatabase(config: DatabaseConfig = {}): Promise<Sql> {
         dataDir: config.dataDir === 'memory://' ? undefined : join(config.dataDir ?? '.explorer', 'pgdata'),
         schema: config.schema,
       });
-  if (config.migrate !== false) {
-    try {
-      await migrate(sql);
-    } catch (err) {
-      await sql.close().catch(() => {});
-      throw err;
-    }
-  }
-  return sql;
 }

@@ -206,3 +206,13 @@ describe.skipIf(reason !== null)('prepared statements on PostgreSQL', () => {
     }
   });
 });
+
+describe('DatabaseError.unavailable', () => {
+  it('tells a database that cannot be reached or will not take a connection from a bad statement', () => {
+    const of = (code: string | undefined, message = 'x') => new DatabaseError(message, code, 'q').unavailable;
+    for (const code of [undefined, '08006', '08001', '57P01', '57P03', '53300', '3D000'])
+      expect(of(code)).toBe(true);
+    expect(of('55000', 'database "x" is not currently accepting connections')).toBe(true);
+    for (const code of ['42601', '23505', '57014', '55000', '40001']) expect(of(code)).toBe(false);
+  });
+});

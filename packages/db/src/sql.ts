@@ -36,6 +36,11 @@ export interface Sql {
 /** A held advisory lock. */
 export interface AdvisoryLock {
   release(): Promise<void>;
+  /**
+   * False once the connection holding the lock was lost (the server ended it, the network dropped): the
+   * server released the lock with it, so the holder must stop writing and take the lock again.
+   */
+  held(): boolean;
 }
 
 /** A database failure translated at the boundary: carries the query name and the server's SQLSTATE. */
@@ -50,10 +55,20 @@ export class DatabaseError extends Error {
     super(message, options);
   }
 
-  /** True when the failure means the database could not be reached, rather than a bad statement. */
+  /**
+   * True when the failure means the database could not be reached or would not take the connection (no code:
+   * the network; 08: connection exceptions; 57P: shut down, starting or dropped; 53300: too many connections;
+   * 3D000: no such database; 55000 when it is not accepting connections), rather than a bad statement.
+   */
   get unavailable(): boolean {
+    const c = this.code;
     return (
-      this.code === undefined || this.code.startsWith('08') || this.code === '57P01' || this.code === '57P03'
+      c === undefined ||
+      c.startsWith('08') ||
+      c.startsWith('57P') ||
+      c === '53300' ||
+      c === '3D000' ||
+      (c === '55000' && /accepting connections/.test(this.message))
     );
   }
 

@@ -1,4 +1,5 @@
 import {
+  type AdvisoryLock,
   blockHashesAt,
   DatabaseError,
   readIndexerState,
@@ -24,6 +25,7 @@ export type IndexerState =
   | 'syncing'
   | 'synced'
   | 'node-unreachable'
+  | 'database-unreachable'
   | 'reorg-too-deep'
   | 'wrong-chain'
   | 'error'
@@ -76,6 +78,11 @@ export class IndexerLockedError extends Error {
   override readonly name = 'IndexerLockedError';
 }
 
+/** The connection holding the writer lock was lost, and the lock with it: nothing more is written until retaken. */
+class WriterLockLostError extends Error {
+  override readonly name = 'WriterLockLostError';
+}
+
 const WRITER_LOCK = 7_301_002;
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -125,7 +132,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   };
   let profile: ChainProfile | null = opts.profile ?? null;
   let chainChecked = false;
-  let lock: { release(): Promise<void> } | null = null;
+  let lock: AdvisoryLock | null = null;
   let definitionsSynced = false;
   let loop: Promise<void> | null = null;
   let abort = new AbortController();
@@ -146,9 +153,21 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   };
 
   async function ensureLock(): Promise<void> {
-    if (lock) return;
+    if (lock?.held()) return;
+    if (lock) {
+      // Its connection ended (the database restarted, or the session was terminated): so did the lock.
+      log.warn({}, 'the writer lock was lost with its database connection; taking it again');
+      await lock.release().catch(() => {});
+      lock = null;
+    }
     lock = await sql.tryAdvisoryLock(WRITER_LOCK);
     if (!lock) throw new IndexerLockedError('another indexer holds the writer lock on this database');
+  }
+
+  /** Writes only while the writer lock is held: another indexer may have taken it the moment it was lost. */
+  function assertLock(): void {
+    if (!lock?.held())
+      throw new WriterLockLostError('the writer lock was lost with its database connection; retrying');
   }
 
   async function syncDefinitions(): Promise<void> {
@@ -255,6 +274,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           state.tip_height <= nodeHeight ? await node.call<string>('getblockhash', [state.tip_height]) : null;
         if (nodeHash !== state.tip_hash) {
           const fork = await findFork(state.tip_height, nodeHeight);
+          assertLock();
           const r = await sql.transaction((tx) => rollbackTo(tx, fork));
           rolledBack += r.removedBlocks;
           status.tipHeight = r.newTip.height;
@@ -281,7 +301,10 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       let writing: Promise<void> | null = null;
       const write = (p: PreparedBatch) =>
         sql
-          .transaction((tx) => writePrepared(tx, p))
+          .transaction((tx) => {
+            assertLock();
+            return writePrepared(tx, p);
+          })
           .then(() => {
             ingest.committed(p.seq);
             applied += p.last.height - p.parent.height;
@@ -361,6 +384,8 @@ export function createIndexer(opts: IndexerOptions): Indexer {
         else if (err instanceof ReorgTooDeepError) await setState('reorg-too-deep', message);
         else if (err instanceof IndexerLockedError) await setState('error', message);
         else if (err instanceof ChainProfileError) await setState('wrong-chain', message);
+        else if ((err instanceof DatabaseError && err.unavailable) || err instanceof WriterLockLostError)
+          await setState('database-unreachable', `database: ${message}`);
         else await setState('error', err instanceof DatabaseError ? `database: ${message}` : message);
         log.error({ err: message, failures }, 'indexer pass failed; retrying');
         await sleep(Math.min(30_000, pollMs * 2 ** Math.min(failures, 5)), abort.signal);

@@ -117,6 +117,41 @@ function clientSql(
 }
 
 /**
+ * A client taken from the pool with an 'error' listener for as long as it is out: a checked-out client whose
+ * server connection ends (pg_terminate_backend, a restart, the network) emits 'error', and an EventEmitter
+ * with no listener would end the process. The failure is still seen by the query in flight, or by the next.
+ */
+async function checkout(
+  pool: pg.Pool,
+  what: string,
+  onLost: (err: Error) => void = () => {},
+): Promise<{ client: pg.PoolClient; release(broken?: boolean): void }> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw toDatabaseError(err, `${what}.connect`);
+  }
+  let lost = false;
+  const listener = (err: Error) => {
+    lost = true;
+    onLost(err);
+  };
+  client.on('error', listener);
+  let released = false;
+  return {
+    client,
+    release(broken = false) {
+      if (released) return;
+      released = true;
+      client.off('error', listener);
+      // A client that lost its connection is never handed out again.
+      client.release(broken || lost);
+    },
+  };
+}
+
+/**
  * Opens a node-postgres pool behind the Sql interface.
  * @example const sql = createPgSql({ connectionString: process.env.DATABASE_URL! })
  */
@@ -154,12 +189,7 @@ export function createPgSql(opts: PgOptions): Sql {
       }
     },
     async copyRows(table, columns, rows, name) {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (err) {
-        throw toDatabaseError(err, `${name ?? 'copy'}.connect`);
-      }
+      const { client, release } = await checkout(pool, name ?? 'copy');
       let broken = false;
       try {
         await copyRows(client, table, columns, rows, name);
@@ -167,20 +197,15 @@ export function createPgSql(opts: PgOptions): Sql {
         broken = true;
         throw err;
       } finally {
-        client.release(broken);
+        release(broken);
       }
     },
     async transaction(fn) {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (err) {
-        throw toDatabaseError(err, 'transaction.connect');
-      }
+      const { client, release } = await checkout(pool, 'transaction');
       try {
         await client.query('BEGIN');
       } catch (err) {
-        client.release(true);
+        release(true);
         throw toDatabaseError(err, 'transaction.begin');
       }
       let broken = false;
@@ -201,39 +226,42 @@ export function createPgSql(opts: PgOptions): Sql {
         // Driver failures were translated where they happened; the caller's own errors pass unchanged.
         throw err;
       } finally {
-        client.release(broken);
+        release(broken);
       }
     },
     async tryAdvisoryLock(key: number): Promise<AdvisoryLock | null> {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (err) {
-        throw toDatabaseError(err, 'advisory-lock.connect');
-      }
+      let lost = false;
+      const { client, release } = await checkout(pool, 'advisory-lock', () => {
+        lost = true;
+      });
       try {
         const r = await client.query<{ ok: boolean }>(
           'SELECT pg_try_advisory_lock(hashtext(current_schema()), $1) AS ok',
           [key],
         );
         if (!r.rows[0]?.ok) {
-          client.release();
+          release();
           return null;
         }
       } catch (err) {
-        client.release(true);
+        release(true);
         throw toDatabaseError(err, 'advisory-lock.take');
       }
       let released = false;
       return {
+        held: () => !lost && !released,
         async release() {
           if (released) return;
           released = true;
+          if (lost) {
+            release(true);
+            return;
+          }
           try {
             await client.query('SELECT pg_advisory_unlock(hashtext(current_schema()), $1)', [key]);
-            client.release();
+            release();
           } catch {
-            client.release(true);
+            release(true);
           }
         },
       };

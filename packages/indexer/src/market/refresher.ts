@@ -232,6 +232,11 @@ export function createMarketRefresher(opts: MarketRefresherOptions): MarketRefre
   async function run(signal: AbortSignal): Promise<void> {
     let nextAt: number | null = null;
     while (!signal.aborted) {
+      if (lock && !lock.held()) {
+        // Lost with its database connection: take it again before the next refresh writes.
+        await lock.release().catch(() => {});
+        lock = null;
+      }
       if (!lock) {
         lock = await sql.tryAdvisoryLock(REFRESHER_LOCK).catch(() => null);
         if (!lock) {
