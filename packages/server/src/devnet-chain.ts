@@ -109,7 +109,8 @@ export async function reconcileWithDevnet(sql: Sql, devnet: Devnet, log: Logger)
   }
   if (lo >= state.tip_height) return 0;
   const r = await sql.transaction((tx) => rollbackTo(tx, lo));
-  log.warn(
+  // Expected on every restart of the demo (its live blocks are not regenerated): news, not a warning.
+  log.info(
     { fork: lo, removed: r.removedBlocks },
     'devnet restarted: rolled the index back to the shared history',
   );

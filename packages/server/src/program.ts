@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerCheck } from './commands/check.js';
 import { type CommandContext, processContext } from './commands/context.js';
 import { registerIndex } from './commands/index.js';
 import { registerKeys } from './commands/keys.js';
@@ -28,6 +29,7 @@ export function createProgram(ctx: CommandContext = processContext()): Command {
     .showHelpAfterError();
   registerStart(program, ctx);
   registerIndex(program, ctx);
+  registerCheck(program, ctx);
   registerMigrate(program, ctx);
   registerKeys(program, ctx);
   program.addHelpText('after', environmentHelp());

@@ -1,7 +1,16 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { createExplorerApi, v1Routes } from '@explorer/core';
-import { createSqlStore, openDatabase, type Sql } from '@explorer/db';
+import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { createExplorerApi, type Store, v1Routes } from '@explorer/core';
+import {
+  chainIdentity,
+  createSqlStore,
+  type DirectoryLock,
+  DirectoryLockedError,
+  directoryLockHolder,
+  lockDirectory,
+  openDatabase,
+  type Sql,
+} from '@explorer/db';
 import {
   createIndexer,
   createMarketProvider,
@@ -19,6 +28,7 @@ import { ConfigError, publicBaseUrl, type ServerConfig } from './config.js';
 import { type DevnetChain, reconcileWithDevnet, startDevnetChain } from './devnet-chain.js';
 import { createLogger } from './logger.js';
 import { createNodeAdapter, type NodeAdapter } from './node-adapter.js';
+import { requestIdOf, serverErrorBody } from './server-envelope.js';
 
 /** What a runtime serves; close() releases everything it opened. */
 export interface Runtime {
@@ -38,6 +48,8 @@ export interface RuntimeOptions {
   log?: Logger;
   /** Longest wait for in-flight requests on close, in milliseconds (default 10,000). */
   drainMs?: number;
+  /** What this process runs, named to a second process refused the data dir (default `explorer-server`). */
+  command?: string;
 }
 
 type Closer = () => Promise<void> | void;
@@ -48,16 +60,148 @@ function listen(
   what: string,
 ): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) =>
-      reject(
-        new Error(`cannot listen on ${what}: ${err.code === 'EADDRINUSE' ? 'address in use' : err.message}`),
-      );
+    const onError = (err: NodeJS.ErrnoException) => reject(new Error(listenProblem(what, err)));
     server.once('error', onError);
     ready.then((info) => {
       server.off('error', onError);
       resolve(info);
     }, reject);
   });
+}
+
+/** The one line a failed bind is reported with. */
+function listenProblem(what: string, err: NodeJS.ErrnoException): string {
+  return err.code === 'EADDRINUSE'
+    ? `cannot listen on ${what}: address in use; stop what holds it, or choose another --port (PORT)`
+    : `cannot listen on ${what}: ${err.message}`;
+}
+
+/** The one line a data dir held by another process is reported with. */
+export function dataDirProblem(err: DirectoryLockedError): string {
+  return `the data dir ${err.message}; stop that process, or give this one another --data-dir (EXPLORER_DATA_DIR)`;
+}
+
+/** True when this configuration keeps files in the data dir (embedded database or the built-in devnet). */
+const usesDataDir = (config: ServerConfig) => !config.databaseUrl || !config.nodeRpcUrl;
+
+/**
+ * What would stop a start at once, found without starting anything: the data dir held by another live
+ * process, or the port in use. Null when neither.
+ * @example const problem = await preflight(config); if (problem) console.error(problem)
+ */
+export async function preflight(config: ServerConfig, opts: { http?: boolean } = {}): Promise<string | null> {
+  if (usesDataDir(config)) {
+    const holder = directoryLockHolder(config.dataDir);
+    if (holder) return dataDirProblem(new DirectoryLockedError(config.dataDir, holder));
+  }
+  if (opts.http === false) return null;
+  const probe = createNetServer();
+  return new Promise((resolve) => {
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      resolve(listenProblem(`${config.host}:${config.port}`, err)),
+    );
+    probe.listen({ port: config.port, host: config.host, exclusive: true }, () =>
+      probe.close(() => resolve(null)),
+    );
+  });
+}
+
+/** The bound HTTP server: it answers 503 until serve() hands it the app. */
+interface HttpListener {
+  info: AddressInfo;
+  serve(fetch: (req: Request, env: unknown) => Response | Promise<Response>): void;
+  /** Stops accepting and lets in-flight requests finish, at most drainMs. */
+  close(): Promise<void>;
+}
+
+/**
+ * Binds the port before anything else starts, so a port in use is reported at once; until the app is ready,
+ * requests get a 503 envelope with Retry-After.
+ */
+async function bindHttp(config: ServerConfig, log: Logger, drainMs: number): Promise<HttpListener> {
+  let fetchApp: ((req: Request, env: unknown) => Response | Promise<Response>) | null = null;
+  let resolveReady: (info: AddressInfo) => void = () => {};
+  const ready = new Promise<AddressInfo>((r) => {
+    resolveReady = r;
+  });
+  const starting = (req: Request) => {
+    const requestId = requestIdOf(req.headers);
+    return new Response(serverErrorBody(requestId, 'the explorer is starting; retry shortly'), {
+      status: 503,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'retry-after': '1',
+        'x-request-id': requestId,
+        'cache-control': 'no-store',
+      },
+    });
+  };
+  const server = serve(
+    {
+      fetch: (req, env) => (fetchApp ? fetchApp(req, env) : starting(req)),
+      port: config.port,
+      hostname: config.host,
+      serverOptions: { maxHeaderSize: config.maxHeaderSize },
+    },
+    (info) => resolveReady(info),
+  );
+  attachClientErrorHandler(server, log, () => fetchApp);
+  // Slow clients cannot hold connections open: the head must arrive in 10 s, the request in 30 s.
+  const httpServer = server as { headersTimeout?: number; requestTimeout?: number };
+  httpServer.headersTimeout = 10_000;
+  httpServer.requestTimeout = 30_000;
+  const info = await listen(server, ready, `${config.host}:${config.port}`).catch((err) => {
+    server.close();
+    throw err;
+  });
+  return {
+    info,
+    serve(fetch) {
+      fetchApp = fetch;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Idle keep-alive sockets would hold close() open; busy ones get drainMs to finish.
+        const force = setTimeout(() => {
+          log.warn({ drainMs }, 'in-flight requests did not finish in time; closing their connections');
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        }, drainMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+      }),
+  };
+}
+
+/**
+ * The store the API reads, told about an indexer running in this process: while the database cannot be read,
+ * /v1/status reports that indexer's own state (database-unreachable, its tip) instead of nothing.
+ */
+function withLocalIndexer(store: Store, indexer: Indexer | null): Store {
+  if (!indexer) return store;
+  return {
+    ...store,
+    indexerState: () =>
+      store.indexerState().catch(() => {
+        const s = indexer.status();
+        return {
+          state: s.state,
+          error: s.error,
+          tipHeight: s.tipHeight,
+          tipHash: s.tipHash,
+          txTipHeight: s.tipHeight,
+          nodeHeight: s.nodeHeight,
+          reorgs: s.reorgs,
+          lastReorgDepth: null,
+          lastReorgAt: null,
+          updatedAt: new Date().toISOString(),
+          chain: chainIdentity(s.chain as unknown as Record<string, unknown> | null),
+        };
+      }),
+  };
 }
 
 /** The node's TLS certificate, read once at start; an unreadable file stops the start with one line. */
@@ -83,8 +227,12 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
   const drainMs = opts.drainMs ?? 10_000;
   // Closed in reverse order of opening, so a failure halfway leaves nothing running.
   const closers: Closer[] = [];
+  // The HTTP server is bound first but closed first too: requests drain while the database is still open.
+  let listener: HttpListener | null = null;
   const closeAll = async () => {
-    for (const close of closers.splice(0).reverse()) {
+    const stopHttp = listener ? [listener.close] : [];
+    listener = null;
+    for (const close of [...stopHttp, ...closers.splice(0).reverse()]) {
       try {
         await close();
       } catch (err) {
@@ -94,7 +242,18 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
   };
 
   try {
-    if (!config.databaseUrl || !config.nodeRpcUrl) mkdirSync(config.dataDir, { recursive: true });
+    // Before anything is generated, indexed or written: the data dir is this process's alone, and the port
+    // is ours. A second start on the same data dir, or a port in use, is refused at once.
+    if (usesDataDir(config)) {
+      let lock: DirectoryLock;
+      try {
+        lock = lockDirectory(config.dataDir, opts.command ?? 'explorer-server');
+      } catch (err) {
+        throw err instanceof DirectoryLockedError ? new Error(dataDirProblem(err)) : err;
+      }
+      closers.push(() => lock.release());
+    }
+    listener = http ? await bindHttp(config, log, drainMs) : null;
     const dbOptions = {
       poolSize: config.dbPoolSize,
       statementTimeoutMs: config.dbStatementTimeoutMs,
@@ -181,60 +340,19 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       ...(indexer ? [] : ['no indexer']),
     ].join(', ');
 
-    if (!http) {
+    if (!listener) {
       return { url: null, summary, close: closeAll };
     }
 
     const node: NodeAdapter | null = nodeUrl ? createNodeAdapter({ url: nodeUrl, tlsCa }) : null;
     if (node) closers.push(() => node.close());
 
-    // The app needs the public URL, which needs the bound port (PORT=0): bind first, answer 503 until ready.
-    let fetchApp: ((req: Request, env: unknown) => Response | Promise<Response>) | null = null;
-    let resolveReady: (info: AddressInfo) => void = () => {};
-    const ready = new Promise<AddressInfo>((r) => {
-      resolveReady = r;
-    });
-    const server = serve(
-      {
-        fetch: (req, env) => (fetchApp ? fetchApp(req, env) : new Response('starting', { status: 503 })),
-        port: config.port,
-        hostname: config.host,
-        serverOptions: { maxHeaderSize: config.maxHeaderSize },
-      },
-      (info) => resolveReady(info),
-    );
-    attachClientErrorHandler(server, log);
-    // Slow clients cannot hold connections open: the head must arrive in 10 s, the request in 30 s.
-    const httpServer = server as { headersTimeout?: number; requestTimeout?: number };
-    httpServer.headersTimeout = 10_000;
-    httpServer.requestTimeout = 30_000;
-    const info = await listen(server, ready, `${config.host}:${config.port}`).catch((err) => {
-      server.close();
-      throw err;
-    });
-    closers.push(
-      () =>
-        new Promise<void>((resolve) => {
-          // Idle keep-alive sockets would hold close() open; busy ones get drainMs to finish.
-          const force = setTimeout(() => {
-            log.warn({ drainMs }, 'in-flight requests did not finish in time; closing their connections');
-            (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-          }, drainMs);
-          force.unref();
-          server.close(() => {
-            clearTimeout(force);
-            resolve();
-          });
-          (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-        }),
-    );
-
-    const baseUrl = publicBaseUrl(config, info.port);
+    const baseUrl = publicBaseUrl(config, listener.info.port);
     // Keys are read from the primary: a replica could still serve a key revoked a moment ago.
     const access = await createAccess(config, sql, log);
     closers.push(() => access.close());
     const api = createExplorerApi({
-      store: createSqlStore(readSql),
+      store: withLocalIndexer(createSqlStore(readSql), indexer),
       routes: v1Routes,
       node,
       config: {
@@ -255,10 +373,10 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       rateLimiter: access.rateLimiter,
       maxUrlLength: config.maxUrlLength,
     });
-    fetchApp = (req, env) => app.fetch(req, env as never);
+    listener.serve((req, env) => app.fetch(req, env as never));
 
-    const host = info.address.includes(':') ? `[${info.address}]` : info.address;
-    return { url: `http://${host}:${info.port}`, summary, close: closeAll };
+    const host = listener.info.address.includes(':') ? `[${listener.info.address}]` : listener.info.address;
+    return { url: `http://${host}:${listener.info.port}`, summary, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

@@ -1,5 +1,7 @@
+import { DirectoryLockedError } from '@explorer/db';
 import type { ConfigFlags } from '../config.js';
 import { ConfigError, loadConfig, type ServerConfig } from '../config.js';
+import { dataDirProblem } from '../runtime.js';
 
 /** What commands touch outside themselves; bin.ts passes the real process, tests pass fakes. */
 export interface CommandContext {
@@ -39,7 +41,12 @@ export function configOrExit(ctx: CommandContext, flags: ConfigFlags): ServerCon
 
 /** Reports a startup failure as one line (no stack: operators need the cause, not our call graph). */
 export function failed(ctx: CommandContext, what: string, err: unknown): void {
-  const message = err instanceof Error ? err.message : String(err);
+  const message =
+    err instanceof DirectoryLockedError
+      ? dataDirProblem(err)
+      : err instanceof Error
+        ? err.message
+        : String(err);
   ctx.stderr(`explorer-server: ${what} failed: ${message.split('\n')[0]}`);
   ctx.exit(1);
 }

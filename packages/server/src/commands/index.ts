@@ -20,7 +20,7 @@ export function registerIndex(program: Command, ctx: CommandContext): void {
       const config = configOrExit(ctx, { ...flags, index: true });
       if (!config) return;
       try {
-        const runtime = await createRuntime(config, { http: false });
+        const runtime = await createRuntime(config, { http: false, command: 'explorer-server index' });
         // With no server socket, nothing else is guaranteed to keep the event loop alive between polls.
         const keepAlive = setInterval(() => {}, 1 << 30);
         exitOnSignal(ctx, {

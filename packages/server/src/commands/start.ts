@@ -34,7 +34,7 @@ export function registerStart(program: Command, ctx: CommandContext): void {
       const config = configOrExit(ctx, flags);
       if (!config) return;
       try {
-        const runtime = await createRuntime(config);
+        const runtime = await createRuntime(config, { command: 'explorer-server start' });
         exitOnSignal(ctx, runtime);
         ctx.stdout(`explorer listening on ${runtime.url} (${runtime.summary})`);
       } catch (err) {

@@ -1,12 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPgSql } from '@explorer/db';
 import { pgSkipReason } from '@explorer/db/testing';
 import autocannon from 'autocannon';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scratchDatabase, startProcess } from '../test-support/processes.js';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 64);
@@ -18,27 +18,6 @@ const reason =
     ? null
     : 'the server or devnet is not built (run pnpm build)');
 if (reason) console.log(`[load] ${reason}: load test skipped`);
-
-/** Starts a process and resolves with the first stdout line matching `pattern`. */
-function startProcess(args: string[], env: Record<string, string>, pattern: RegExp) {
-  const proc = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise<{ proc: ChildProcess; match: RegExpExecArray }>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    proc.stdout?.on('data', (d) => {
-      out += d;
-      const m = pattern.exec(out);
-      if (m) resolve({ proc, match: m });
-    });
-    proc.stderr?.on('data', (d) => {
-      err += d;
-    });
-    proc.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${err.slice(-500)}`)));
-  });
-}
 
 type Mix = 'hot' | 'long-tail';
 const MIXES = (process.env.LOAD_MIX ?? 'hot,long-tail').split(',') as Mix[];
@@ -146,21 +125,13 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
     const node = JSON.parse(devnet.match[1]!) as { url: string; poolsFile: string; labelsFile: string };
 
     // A database of its own, so the server runs exactly as deployed.
-    const base = new URL(process.env.TEST_DATABASE_URL!);
-    const name = `explorer_load_${process.pid}`;
-    const admin = createPgSql({ connectionString: base.toString(), max: 1 });
-    await admin.query(`CREATE DATABASE ${name}`);
-    dropDatabase = async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    };
-    const dbUrl = new URL(base);
-    dbUrl.pathname = `/${name}`;
+    const database = await scratchDatabase(process.env.TEST_DATABASE_URL!, 'load');
+    dropDatabase = database.drop;
 
     const server = await startProcess(
       [serverBin, 'start', '--port', '0'],
       {
-        DATABASE_URL: dbUrl.toString(),
+        DATABASE_URL: database.url,
         NODE_RPC_URL: node.url,
         POOLS_FILE: node.poolsFile,
         LABELS_FILE: node.labelsFile,
