@@ -60,13 +60,13 @@ async function main() {
     sdk = await import('@explorer/client');
   } catch (err) {
     showError(
-      `Could not load the SDK bundle (${describe(err)}). Build it: pnpm --filter @explorer/client build`,
+      `Could not load the SDK bundle (${describe(err)}). Build it: npm --prefix packages/client run build`,
     );
     return;
   }
   if (typeof sdk.createExplorerClient !== 'function') {
     showError(
-      'The SDK bundle has no createExplorerClient yet. Build it: pnpm --filter @explorer/client build',
+      'The SDK bundle has no createExplorerClient yet. Build it: npm --prefix packages/client run build',
     );
     return;
   }

@@ -122,7 +122,9 @@ const server = createServer((req, res) => {
 server.listen(Number(process.env.PORT ?? 5173), '127.0.0.1', () => {
   const { port } = server.address();
   if (!existsSync(join(clientDist, 'index.js'))) {
-    console.warn(`no SDK bundle at ${clientDist}/index.js yet: pnpm --filter @explorer/client build`);
+    console.warn(
+      `no SDK bundle at ${clientDist}/index.js yet: npm start builds it (or: npm --prefix packages/client run build)`,
+    );
   }
   console.log(`dApp on http://127.0.0.1:${port}/ (API: add ?api=<url>, default http://127.0.0.1:3000)`);
 });

@@ -103,7 +103,7 @@ export function createExampleServer(deps: ExampleServerDeps): ExampleServer {
 
 async function main(): Promise<void> {
   // PostgreSQL when DATABASE_URL is set, otherwise the embedded database the demo (`npm start`) indexed.
-  // `pnpm --filter … start` runs in this folder; INIT_CWD is where the command was typed (the repo root).
+  // `npm --prefix examples/… start` runs in this folder; INIT_CWD is where the command was typed (the repo root).
   const dataDir = process.env.EXPLORER_DATA_DIR ?? join(process.env.INIT_CWD ?? process.cwd(), '.explorer');
   if (!process.env.DATABASE_URL && !existsSync(join(dataDir, 'pgdata'))) {
     console.error(

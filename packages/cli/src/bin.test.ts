@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +11,13 @@ import { type LocalServer, serveFetch, serveSlowList } from './test-support/serv
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = join(root, 'packages/cli/dist/bin.js');
 
-// The tests run the built bin, as users do; without a build there is nothing to test.
+// The tests run the built bin, as users do; without a build there is nothing to test. The bin imports the
+// SDK's build. Both are rebuilt only when their sources changed (a rebuild pulls dist/ from under the other
+// tests that use it), with declarations, by the script the packaging test uses too.
 let buildError: string | null = null;
 try {
-  execFileSync('pnpm', ['--filter', '@explorer/cli', 'build'], {
+  execFileSync(process.execPath, [join(root, 'scripts/build-stale.mjs'), 'cli', 'client'], {
     cwd: root,
-    env: { ...process.env, EXPLORER_SKIP_DTS: '1' },
     stdio: 'pipe',
   });
 } catch (err) {
@@ -38,13 +39,16 @@ function run(
     baseUrl?: string;
     env?: Record<string, string>;
     onStdout?: (text: string, kill: () => void) => void;
+    /** Another command than `node <bin>`, e.g. npm. */
+    command?: [string, ...string[]];
   } = {},
 ): Promise<Run> {
   // The caller's own settings must not leak in: only what the test passes counts.
   const { EXPLORER_API_KEY: _key, EXPLORER_BASE_URL: _url, ...inherited } = process.env;
   const env = { ...inherited, ...(opts.baseUrl ? { EXPLORER_BASE_URL: opts.baseUrl } : {}), ...opts.env };
+  const [command, ...first] = opts.command ?? [process.execPath, BIN];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, [...first, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -244,6 +248,38 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
       });
     }
     expect(failures).toEqual([]);
+  });
+
+  it('npm run explorer -- … runs it from the checkout (the documented command), against EXPLORER_BASE_URL', async () => {
+    const npm: [string] = ['npm'];
+    const blocks = await run(['run', '-s', 'explorer', '--', 'blocks', '--limit', '50', '--json'], {
+      baseUrl: url,
+      command: npm,
+    });
+    expect(blocks.code).toBe(0);
+    expect(JSON.parse(blocks.stdout)).toEqual(await data('/v1/blocks?limit=50'));
+    const version = await run(['run', 'explorer', '--', '--version'], { command: npm });
+    expect(version.code).toBe(0);
+    expect(lines(version.stdout).at(-1)).toBe(
+      JSON.parse(readFileSync(join(root, 'packages/cli/package.json'), 'utf8')).version,
+    );
+    // Exit codes pass through npm.
+    const down = await run(['run', '-s', 'explorer', '--', 'status'], {
+      baseUrl: 'http://127.0.0.1:2',
+      command: npm,
+    });
+    expect(down.code).toBe(8);
+  });
+
+  it('npm run explorer says what to do when the command line is not built', async () => {
+    // The same script in a tree without builds.
+    const tree = mkdtempSync(join(tmpdir(), 'explorer-unbuilt-'));
+    mkdirSync(join(tree, 'scripts'));
+    copyFileSync(join(root, 'scripts/explorer.mjs'), join(tree, 'scripts/explorer.mjs'));
+    const r = await run(['blocks'], { command: [process.execPath, join(tree, 'scripts/explorer.mjs')] });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^explorer: the command line is not built yet; run `npm start` once .*\n$/);
   });
 
   it('completion bash is valid bash syntax (bash -n) and completes the commands', async () => {

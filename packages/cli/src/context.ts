@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CliUsageError } from './errors.js';
-import { createHttp, type ExplorerHttp } from './http.js';
+import { createHttp, DEFAULT_MAX_WAIT_MS, type ExplorerHttp, type RetryNotice } from './http.js';
 import { type OutputOptions, resolveFormat } from './output.js';
 
 /** A stream the command line writes to. */
@@ -25,6 +25,7 @@ export interface GlobalOptions {
   baseUrl?: string;
   apiKey?: string;
   timeout?: string;
+  maxWait?: string;
   json?: boolean;
   ndjson?: boolean;
   table?: boolean;
@@ -47,6 +48,16 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 /** The request timeout used when --timeout does not say, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** The longest Retry-After waited for when --max-wait does not say, in seconds. */
+export const DEFAULT_MAX_WAIT_SECONDS = DEFAULT_MAX_WAIT_MS / 1000;
+
+/** The stderr line said before a Retry-After wait. */
+export function waitNotice(notice: RetryNotice): string {
+  const seconds = Math.max(1, Math.ceil(notice.waitMs / 1000));
+  const why = notice.status === 429 ? 'rate limited' : `server unavailable (${notice.status})`;
+  return `${why}; waiting ${seconds} s (Retry-After)`;
+}
+
 /** Builds the context of a command from its options (and its ancestors'), the environment and the streams. */
 export function contextOf(cmd: Command, io: CliIo): CommandContext {
   const o = cmd.optsWithGlobals<GlobalOptions>();
@@ -63,18 +74,26 @@ export function contextOf(cmd: Command, io: CliIo): CommandContext {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new CliUsageError('--timeout must be a positive number of milliseconds');
   }
+  const maxWait = o.maxWait === undefined ? DEFAULT_MAX_WAIT_SECONDS : Number(o.maxWait);
+  if (!Number.isFinite(maxWait) || maxWait < 0) {
+    throw new CliUsageError('--max-wait must be a number of seconds, 0 or more');
+  }
+  const progress = Boolean(io.stderr.isTTY) && o.progress !== false;
   const apiKey = o.apiKey ?? io.env.EXPLORER_API_KEY;
   const http = createHttp({
     baseUrl,
     apiKey: apiKey || undefined,
     timeoutMs,
+    maxWaitMs: maxWait * 1000,
+    // One line, on its own: a progress bar drawn on the same terminal line is cleared first.
+    onWait: (notice) => io.stderr.write(`${progress ? '\r\x1b[2K' : ''}${waitNotice(notice)}\n`),
     signal: io.signal,
     ...(io.fetch ? { fetch: io.fetch } : {}),
   });
   return {
     http,
     io,
-    progress: Boolean(io.stderr.isTTY) && o.progress !== false,
+    progress,
     output: {
       format: resolveFormat(o, Boolean(io.stdout.isTTY)),
       baseUnits: Boolean(o.baseUnits),

@@ -13,8 +13,9 @@ describe('http', () => {
       apiKey: 'k1',
       timeoutMs: 1000,
       fetch: async (input, init) => {
-        const url = new URL(String(input));
-        seen.push({ url: url.pathname + url.search, key: new Headers(init?.headers).get('x-api-key') });
+        const req = new Request(input, init);
+        const url = new URL(req.url);
+        seen.push({ url: url.pathname + url.search, key: req.headers.get('x-api-key') });
         const start = Number(url.searchParams.get('cursor') ?? 0);
         const limit = Number(url.searchParams.get('limit'));
         const rows = Array.from({ length: limit }, (_, i) => ({ n: start + i }));
@@ -46,12 +47,70 @@ describe('http', () => {
     const http = createHttp({
       baseUrl: 'http://api.test',
       timeoutMs: 1000,
-      fetch: async () => json(429, { ok: false, error: 'slow down', meta: { requestId: 'req-1' } }),
+      fetch: async () => json(404, { ok: false, error: 'block 9 not found', meta: { requestId: 'req-1' } }),
+    });
+    const err = await http.get('/v1/blocks/9').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CliApiError);
+    expect(err).toMatchObject({
+      status: 404,
+      message: 'block 9 not found',
+      requestId: 'req-1',
+      retryable: false,
+    });
+    expect((err as CliApiError).exitCode).toBe(EXIT.notFound);
+  });
+
+  it('waits the Retry-After of a 429, saying so first, then carries on', async () => {
+    const hits: number[] = [];
+    const told: { at: number; status: number; waitMs: number }[] = [];
+    const http = createHttp({
+      baseUrl: 'http://api.test',
+      timeoutMs: 1000,
+      onWait: (n) => told.push({ at: Date.now(), ...n }),
+      fetch: async () => {
+        hits.push(Date.now());
+        if (hits.length === 1) {
+          return new Response(JSON.stringify({ ok: false, error: 'rate limit exceeded; retry after 1 s' }), {
+            status: 429,
+            headers: { 'content-type': 'application/json', 'retry-after': '1' },
+          });
+        }
+        return json(200, { ok: true, status: { healthy: true }, meta: { requestId: 'r' } });
+      },
+    });
+    const { data } = await http.get('/v1/status');
+    expect(data).toEqual({ status: { healthy: true } });
+    expect(told).toMatchObject([{ status: 429, waitMs: 1000 }]);
+    expect(told[0]!.at - hits[0]!).toBeLessThan(500);
+    expect(hits[1]! - hits[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it('gives up at once on a Retry-After longer than maxWaitMs, with exit 6 and the reason', async () => {
+    let hits = 0;
+    const http = createHttp({
+      baseUrl: 'http://api.test',
+      timeoutMs: 1000,
+      maxWaitMs: 5_000,
+      fetch: async () => {
+        hits++;
+        return new Response(
+          JSON.stringify({
+            ok: false,
+            error: 'rate limit exceeded; retry after 30 s',
+            meta: { requestId: 'q' },
+          }),
+          { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '30' } },
+        );
+      },
     });
     const err = await http.get('/v1/blocks').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliApiError);
-    expect(err).toMatchObject({ status: 429, message: 'slow down', requestId: 'req-1', retryable: true });
+    expect(err).toMatchObject({ status: 429, retryAfter: 30, requestId: 'q', retryable: true });
+    expect((err as Error).message).toBe(
+      'rate limit exceeded; retry after 30 s (Retry-After 30 s is longer than --max-wait 5 s)',
+    );
     expect((err as CliApiError).exitCode).toBe(EXIT.rateLimited);
+    expect(hits).toBe(1);
   });
 
   it('reports a timeout and a refused connection as exit 8', async () => {

@@ -1,8 +1,16 @@
+import {
+  buildUrl as buildClientUrl,
+  createTransport,
+  ExplorerApiError,
+  ExplorerNetworkError,
+  ExplorerTimeoutError,
+  ExplorerValidationError,
+} from '@explorer/client';
 import { CliApiError, CliInterruptedError, CliNetworkError, CliTimeoutError } from './errors.js';
 
 /**
- * The command line's own small HTTP layer. Commands only see the `ExplorerHttp` interface (a GET and a page
- * iterator), so switching to `@explorer/client` once it lands means one adapter here, not edits per command.
+ * The command line's HTTP layer: an adapter from the SDK's transport to what the commands use. Commands only
+ * see the `ExplorerHttp` interface (a GET and a page iterator).
  */
 
 /** Query parameters; undefined values are left out. */
@@ -50,6 +58,14 @@ export interface ExplorerHttp {
   pages(path: string, query: Query, opts: PagesOptions): AsyncGenerator<Page, void, void>;
 }
 
+/** A wait the HTTP layer is about to make before asking again. */
+export interface RetryNotice {
+  /** The status that asked for the wait (429, 503). */
+  status: number;
+  /** Milliseconds, from the server's `Retry-After`. */
+  waitMs: number;
+}
+
 /** Options of createHttp. */
 export interface HttpOptions {
   /** The server, e.g. `http://127.0.0.1:3000` (a path prefix is kept). */
@@ -58,19 +74,25 @@ export interface HttpOptions {
   apiKey?: string | undefined;
   /** Bound on each request, in milliseconds. */
   timeoutMs: number;
-  /** Aborts requests in flight (Ctrl-C). */
+  /**
+   * Longest `Retry-After` (429, or 503 with `Retry-After`) waited for before asking again, in milliseconds
+   * (default 60,000). A longer one fails at once; 0 never waits.
+   */
+  maxWaitMs?: number;
+  /** Told before each `Retry-After` wait, e.g. to say so on stderr. */
+  onWait?: (notice: RetryNotice) => void;
+  /** Aborts requests in flight and waits (Ctrl-C). */
   signal?: AbortSignal;
   /** A fetch to use instead of the global one (tests). */
   fetch?: typeof fetch;
 }
 
-/** Builds a URL from the base, a path and a query. */
+/** The longest `Retry-After` waited for when `maxWaitMs` does not say. */
+export const DEFAULT_MAX_WAIT_MS = 60_000;
+
+/** Builds a URL from the base, a path and a query (the SDK's builder: undefined values left out). */
 export function buildUrl(baseUrl: string, path: string, query: Query = {}): string {
-  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) url.searchParams.set(key, String(value));
-  }
-  return url.toString();
+  return buildClientUrl(baseUrl, path, {}, query);
 }
 
 function networkMessage(err: unknown): string {
@@ -79,51 +101,72 @@ function networkMessage(err: unknown): string {
   return cause?.message || cause?.code || (err as Error)?.message || String(err);
 }
 
-function readRetryAfter(res: Response): number | null {
-  const value = res.headers.get('retry-after');
-  const n = value === null ? Number.NaN : Number(value);
-  return Number.isFinite(n) ? n : null;
-}
-
 /**
- * Builds the HTTP layer over fetch: `X-API-Key`, a timeout per request, the JSON envelope unwrapped, and
- * errors turned into CliApiError / CliNetworkError / CliTimeoutError.
+ * Builds the HTTP layer over the SDK's transport (`@explorer/client`): `X-API-Key`, a timeout per request,
+ * the SDK's retries (a 429 or 503 waits its `Retry-After`, up to `maxWaitMs`; network errors and other 5xx
+ * back off briefly, at most twice), the JSON envelope unwrapped, and the SDK's errors turned into
+ * CliApiError / CliNetworkError / CliTimeoutError / CliInterruptedError.
  * @example const http = createHttp({ baseUrl: 'http://127.0.0.1:3000', timeoutMs: 10_000 }); await http.get('/v1/blocks', { limit: 5 })
  */
 export function createHttp(opts: HttpOptions): ExplorerHttp {
-  const doFetch = opts.fetch ?? fetch;
+  const maxWaitMs = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  const send = createTransport({
+    baseUrl: opts.baseUrl,
+    ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    timeout: opts.timeoutMs,
+    retry: { maxRetryAfterMs: maxWaitMs },
+    onRetry: (info) => {
+      if (info.retryAfter && info.status !== null)
+        opts.onWait?.({ status: info.status, waitMs: info.delayMs });
+    },
+  });
+
+  function translate(err: unknown): unknown {
+    if (opts.signal?.aborted) return new CliInterruptedError();
+    if (err instanceof ExplorerApiError) {
+      const tooLong =
+        err.retryAfter !== null &&
+        (err.status === 429 || err.status === 503) &&
+        err.retryAfter * 1000 > maxWaitMs;
+      const message = tooLong
+        ? `${err.message} (Retry-After ${err.retryAfter} s is longer than --max-wait ${Math.floor(maxWaitMs / 1000)} s)`
+        : err.message;
+      return new CliApiError(err.status, message, err.requestId, err.retryAfter);
+    }
+    if (err instanceof ExplorerTimeoutError) return new CliTimeoutError(opts.timeoutMs);
+    if (err instanceof ExplorerNetworkError) {
+      return new CliNetworkError(`cannot reach ${opts.baseUrl}: ${networkMessage(err.cause)}`, {
+        cause: err,
+      });
+    }
+    if (err instanceof ExplorerValidationError) {
+      return new CliApiError(
+        502,
+        `the server did not answer JSON: ${String(err.body).slice(0, 200).trim()}`,
+        null,
+      );
+    }
+    return err;
+  }
 
   async function get(path: string, query: Query = {}): Promise<ApiResult> {
     if (opts.signal?.aborted) throw new CliInterruptedError();
-    const url = buildUrl(opts.baseUrl, path, query);
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (opts.apiKey) headers['x-api-key'] = opts.apiKey;
-    const timeout = AbortSignal.timeout(opts.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
-    let res: Response;
-    let text: string;
-    try {
-      res = await doFetch(url, { headers, signal });
-      text = await res.text();
-    } catch (err) {
-      if (opts.signal?.aborted) throw new CliInterruptedError();
-      if (timeout.aborted) throw new CliTimeoutError(opts.timeoutMs);
-      throw new CliNetworkError(`cannot reach ${opts.baseUrl}: ${networkMessage(err)}`, { cause: err });
-    }
     let body: any;
     try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = undefined;
+      body = await send(
+        `GET ${path}`,
+        { path: path.replace(/[{}]/g, encodeURIComponent), members: [] },
+        {},
+        query,
+      );
+    } catch (err) {
+      throw translate(err);
     }
-    const headerId = res.headers.get('x-request-id');
-    if (!res.ok || body?.ok !== true) {
-      const message =
-        typeof body?.error === 'string'
-          ? body.error
-          : `HTTP ${res.status}${body === undefined ? `: ${text.slice(0, 200).trim()}` : ''}`;
-      const status = res.ok ? 502 : res.status;
-      throw new CliApiError(status, message, body?.meta?.requestId ?? headerId, readRetryAfter(res));
+    if (body?.ok !== true) {
+      const message = typeof body?.error === 'string' ? body.error : 'the answer is not a success envelope';
+      throw new CliApiError(502, message, body?.meta?.requestId ?? null);
     }
     const { ok: _ok, meta, ...data } = body as Record<string, unknown>;
     return { data: data as ApiData, meta: (meta as Record<string, unknown>) ?? null };

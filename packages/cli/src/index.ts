@@ -3,7 +3,9 @@ export {
   type CliStream,
   type CommandContext,
   DEFAULT_BASE_URL,
+  DEFAULT_MAX_WAIT_SECONDS,
   DEFAULT_TIMEOUT_MS,
+  waitNotice,
 } from './context.js';
 export {
   CliApiError,
@@ -23,12 +25,14 @@ export {
   type ApiResult,
   buildUrl,
   createHttp,
+  DEFAULT_MAX_WAIT_MS,
   type ExplorerHttp,
   type HttpOptions,
   type Page,
   type PagesOptions,
   type Pagination,
   type Query,
+  type RetryNotice,
 } from './http.js';
 export { type Format, formatCoins, formatTime, resolveFormat, shortHash } from './output.js';
 export { createProgram, runCli } from './program.js';

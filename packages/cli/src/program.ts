@@ -17,7 +17,7 @@ import { statusCommand } from './commands/status.js';
 import { suggestCommand } from './commands/suggest.js';
 import { txCommand } from './commands/tx.js';
 import { txsCommand } from './commands/txs.js';
-import { type CliIo, DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS } from './context.js';
+import { type CliIo, DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_SECONDS, DEFAULT_TIMEOUT_MS } from './context.js';
 import { EXIT, errorLine, exitCodeOf } from './errors.js';
 import { CLI_VERSION } from './version.js';
 
@@ -27,6 +27,7 @@ and neither --json, --ndjson nor --table is given. Tables show amounts in coins 
 
 Exit codes: 0 ok, 1 unexpected, 2 usage, 3 not found (404), 4 bad request (400), 5 auth (401),
 6 rate limited (429), 7 server/unavailable (5xx), 8 network/timeout, 130 interrupted (Ctrl-C).
+A 429 or 503 with Retry-After is waited for (one line on stderr says how long), up to --max-wait.
 `;
 
 /**
@@ -40,6 +41,10 @@ export function createProgram(io: CliIo): Command {
     .option('--base-url <url>', `API server (env EXPLORER_BASE_URL; default ${DEFAULT_BASE_URL})`)
     .option('--api-key <key>', 'API key sent as X-API-Key (env EXPLORER_API_KEY); never printed')
     .option('--timeout <ms>', `per-request timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})`)
+    .option(
+      '--max-wait <seconds>',
+      `longest Retry-After (429, 503) to wait for before asking again (default ${DEFAULT_MAX_WAIT_SECONDS}; 0 never waits)`,
+    )
     .option('--json', 'print JSON: the answer without ok/meta (default when stdout is not a terminal)')
     .option('--ndjson', 'print list rows as newline-delimited JSON, one row per line')
     .option('--table', 'print a table even when stdout is not a terminal')

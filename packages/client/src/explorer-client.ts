@@ -160,7 +160,8 @@ export interface PoolsApi {
    */
   top(query?: QueryOf<'listTopPools'>): Res<'listTopPools'>;
   /**
-   * A pool's definition, totals and payout addresses; 404 for an unknown id.
+   * A pool's definition, totals and payout addresses (never 404: an unknown id has zero totals and
+   * `seen: false`).
    * @example const { pool } = await client.pools.get('viabtc')
    */
   get(poolId: string): Res<'getPool'>;

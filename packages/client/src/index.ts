@@ -21,7 +21,14 @@ export type {
 } from './explorer-client.js';
 export { type OperationInfo, operations } from './operations.js';
 export { type AllOptions, PagedRequest, type PageInfo, type PagesOptions } from './paginate.js';
-export { buildUrl, type ExplorerClientOptions, type RetryInfo, type RetryOptions } from './transport.js';
+export {
+  buildUrl,
+  createTransport,
+  type ExplorerClientOptions,
+  type RetryInfo,
+  type RetryOptions,
+  type Send,
+} from './transport.js';
 export type {
   HeightOrHash,
   InputOf,

@@ -54,7 +54,61 @@ describe('retries', () => {
     expect(waited).toBeGreaterThanOrEqual(950);
     // Generous upper bound: a loaded CI machine may be slow; the lower bound above proves the wait.
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(retries).toMatchObject([{ operationId: 'getStatus', attempt: 1, status: 429 }]);
+    expect(retries).toMatchObject([
+      { operationId: 'getStatus', attempt: 1, status: 429, delayMs: 1000, retryAfter: true },
+    ]);
+  });
+
+  it('calls onRetry before the wait, with the wait it is about to make', async () => {
+    const hits: number[] = [];
+    const server = await serve((_req, res) => {
+      hits.push(Date.now());
+      if (hits.length === 1) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(failure('the database is unavailable; retry shortly'));
+      } else if (hits.length === 2) {
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(failure('bad gateway'));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(ok());
+      }
+    });
+    const told: { at: number; delayMs: number; retryAfter: boolean; status: number | null }[] = [];
+    const client = createExplorerClient({
+      baseUrl: server.url,
+      retry: { limit: 3, backoffMs: 50 },
+      onRetry: ({ delayMs, retryAfter, status }) =>
+        told.push({ at: Date.now(), delayMs, retryAfter, status }),
+    });
+    await client.status();
+    expect(told).toMatchObject([
+      { status: 503, delayMs: 1000, retryAfter: true },
+      { status: 502, delayMs: 100, retryAfter: false },
+    ]);
+    // Told as the wait starts, not after it.
+    expect(told[0]!.at - hits[0]!).toBeLessThan(500);
+    expect(hits[1]! - told[0]!.at).toBeGreaterThanOrEqual(900);
+  });
+
+  it('stops a Retry-After wait when its signal is aborted', async () => {
+    let hits = 0;
+    const server = await serve((_req, res) => {
+      hits++;
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '20' });
+      res.end(failure('rate limit exceeded; retry after 20 s'));
+    });
+    const stop = new AbortController();
+    const client = createExplorerClient({
+      baseUrl: server.url,
+      signal: stop.signal,
+      onRetry: () => stop.abort(),
+    });
+    const started = Date.now();
+    const err = await client.status().catch((e: unknown) => e);
+    expect((err as Error).name).toBe('AbortError');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(hits).toBe(1);
   });
 
   it('gives up at once when Retry-After is longer than maxRetryAfterMs', async () => {

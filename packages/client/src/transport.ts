@@ -22,7 +22,7 @@ export interface RetryOptions {
   backoffLimitMs?: number;
 }
 
-/** What `onRetry` is told before each retry. */
+/** What `onRetry` is told before each retry, before the client waits. */
 export interface RetryInfo {
   operationId: string;
   /** 1 for the first retry. */
@@ -30,6 +30,10 @@ export interface RetryInfo {
   /** Why: the HTTP status, or the network error. */
   status: number | null;
   error: unknown;
+  /** How long the client waits before this retry, in milliseconds: `Retry-After`, or the backoff delay. */
+  delayMs: number;
+  /** Whether the wait is the server's `Retry-After` (429, 503) rather than the client's backoff. */
+  retryAfter: boolean;
 }
 
 /** Options of createExplorerClient. */
@@ -50,8 +54,10 @@ export interface ExplorerClientOptions {
   validator?: ResponseValidator;
   /** Headers sent with every request (e.g. `X-Request-Id`). */
   headers?: Record<string, string>;
-  /** Called before each retry, e.g. for logging. */
+  /** Called before each retry, before the wait, e.g. to log or to tell a user how long the wait is. */
   onRetry?: (info: RetryInfo) => void;
+  /** Aborts every request and any wait between retries (e.g. on Ctrl-C); the client then throws an AbortError. */
+  signal?: AbortSignal;
 }
 
 /** Sends one operation and returns its parsed body, or throws an ExplorerError. */
@@ -108,6 +114,10 @@ async function toApiError(operationId: string, res: Response): Promise<ExplorerA
   });
 }
 
+/** Statuses worth retrying; 429 and 503 wait for their `Retry-After` when they carry one. */
+const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+const AFTER_STATUSES = [429, 503];
+
 /**
  * The HTTP layer of the client, on ky: retries, timeouts, error translation and optional validation.
  * @example const send = createTransport({ baseUrl }); const body = await send('getStatus', operations.getStatus)
@@ -116,6 +126,8 @@ export function createTransport(opts: ExplorerClientOptions): Send {
   const retry = typeof opts.retry === 'number' ? { limit: opts.retry } : (opts.retry ?? {});
   const maxRetryAfter = retry.maxRetryAfterMs ?? 30_000;
   const backoff = retry.backoffMs ?? 300;
+  const backoffLimit = retry.backoffLimitMs ?? 10_000;
+  const delay = (attempt: number) => Math.min(backoffLimit, backoff * 2 ** (attempt - 1));
   const timeout = opts.timeout ?? 10_000;
   const validate = opts.validate === true || opts.validator !== undefined;
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
@@ -124,23 +136,33 @@ export function createTransport(opts: ExplorerClientOptions): Send {
     headers,
     timeout,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
     retry: {
       limit: retry.limit ?? 2,
       methods: ['get'],
-      statusCodes: [408, 429, 500, 502, 503, 504],
-      afterStatusCodes: [429, 503],
-      // Also bounds ky's fallbacks to rate-limit reset headers when Retry-After is absent.
+      statusCodes: RETRY_STATUSES,
+      afterStatusCodes: AFTER_STATUSES,
       maxRetryAfter,
-      backoffLimit: retry.backoffLimitMs ?? 10_000,
-      delay: (n) => backoff * 2 ** (n - 1),
-      // A wait longer than the caller allows is not cut short (that would only earn another 429): give up.
-      shouldRetry: ({ error }) => {
-        if (!isHTTPError(error)) return undefined;
-        const after = retryAfterMs(error.response);
-        return after !== null && after > maxRetryAfter ? false : undefined;
-      },
+      backoffLimit,
+      delay,
     },
   });
+
+  /**
+   * Decides a retry the way ky's engine then performs it, so that `onRetry` can say how long the wait is
+   * before it starts: the `Retry-After` of a 429 or 503, or the backoff delay. ky has already checked the
+   * method and the retry limit when it asks.
+   */
+  const plan = (error: Error, attempt: number): { delayMs: number; retryAfter: boolean } | null => {
+    if (isTimeoutError(error) || error.name === 'AbortError' || opts.signal?.aborted) return null;
+    if (!isHTTPError(error)) return { delayMs: delay(attempt), retryAfter: false };
+    const status = error.response.status;
+    if (!RETRY_STATUSES.includes(status)) return null;
+    const after = AFTER_STATUSES.includes(status) ? retryAfterMs(error.response) : null;
+    if (after === null) return { delayMs: delay(attempt), retryAfter: false };
+    // A wait longer than the caller allows is not cut short (that would only earn another 429): give up.
+    return after > maxRetryAfter ? null : { delayMs: after, retryAfter: true };
+  };
 
   return async (operationId, info, params, query) => {
     const url = buildUrl(opts.baseUrl, info.path, params, query);
@@ -148,16 +170,21 @@ export function createTransport(opts: ExplorerClientOptions): Send {
     let text: string;
     try {
       res = await http.get(url, {
-        hooks: {
-          beforeRetry: [
-            ({ error, retryCount }) =>
-              opts.onRetry?.({
-                operationId,
-                attempt: retryCount,
-                status: isHTTPError(error) ? error.response.status : null,
-                error,
-              }),
-          ],
+        retry: {
+          shouldRetry: ({ error, retryCount }) => {
+            const next = plan(error, retryCount);
+            if (next === null) return false;
+            opts.onRetry?.({
+              operationId,
+              attempt: retryCount,
+              status: isHTTPError(error) ? error.response.status : null,
+              error,
+              ...next,
+            });
+            // undefined lets ky wait the Retry-After it reads from the same header (and no reset-header
+            // fallback ever applies: without Retry-After the answer is true, which is the backoff above).
+            return next.retryAfter ? undefined : true;
+          },
         },
       });
       text = await res.text();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createExplorerApi } from './api.js';
-import { INTERNAL_ERROR_MESSAGE } from './errors.js';
+import { createExplorerApi, refuseRequest } from './api.js';
+import { ApiError, INTERNAL_ERROR_MESSAGE } from './errors.js';
 import { encodeCursor } from './pagination/cursor.js';
 import { v1Routes } from './routes/index.js';
 import type { Store } from './store.js';
@@ -413,5 +413,84 @@ describe('live figures of /v1/status', () => {
     const up = await (await fresh.handle(new Request('http://x/v1/status'))).json();
     expect(up.status.database.ok).toBe(true);
     expect(calls.ping).toBe(3);
+  });
+});
+
+describe('meta on every answer', () => {
+  const tip = { height: 10, hash: 'ab'.repeat(32), txHeight: 10, time: 1 };
+  const node = (height: number | null) => ({
+    lastHeight: () => height,
+    probe: async () => ({ reachable: false, height: null, latencyMs: null, error: 'down' }),
+    call: async <T>(): Promise<T> => {
+      throw new Error('down');
+    },
+  });
+  const meta = async (api: ReturnType<typeof createExplorerApi>, path: string) =>
+    ((await (await api.handle(new Request(`http://x${path}`))).json()) as { meta: Record<string, unknown> })
+      .meta;
+
+  it('gives nodeHeight as an integer: the node’s last height, else the indexed tip, else -1', async () => {
+    const store = storeWith({ tip: async () => tip });
+    for (const path of ['/v1/api/me', '/v1/blocks/abc']) {
+      expect(await meta(createExplorerApi({ store, routes: v1Routes, node: node(12) }), path)).toMatchObject({
+        indexedTip: 10,
+        nodeHeight: 12,
+      });
+      // The node never answered since start (or none is configured): it had at least the indexed blocks.
+      expect(
+        await meta(createExplorerApi({ store, routes: v1Routes, node: node(null) }), path),
+      ).toMatchObject({
+        indexedTip: 10,
+        nodeHeight: 10,
+      });
+      expect(await meta(createExplorerApi({ store, routes: v1Routes }), path)).toMatchObject({
+        nodeHeight: 10,
+      });
+    }
+    const noDatabase = storeWith({});
+    expect(
+      await meta(createExplorerApi({ store: noDatabase, routes: v1Routes }), '/v1/api/me'),
+    ).toMatchObject({
+      indexedTip: -1,
+      nodeHeight: -1,
+    });
+  });
+
+  it('answers a request its host refused with that error, after counting it, with meta and rate-limit headers', async () => {
+    const consumed: unknown[] = [];
+    const api = createExplorerApi({
+      store: storeWith({ tip: async () => tip }),
+      routes: v1Routes,
+      node: node(11),
+      rateLimiter: {
+        consume: async (identity, address) => {
+          consumed.push([identity, address]);
+          return {
+            allowed: true,
+            bucket: 'anon:1.2.3.4',
+            limit: 5,
+            remaining: 4,
+            reset: 99,
+            windowSeconds: 60,
+          };
+        },
+      },
+    });
+    const request = refuseRequest(
+      new Request('http://x/v1/blocks?limit=0', { headers: { 'x-request-id': 'refused-1' } }),
+      new ApiError(431, 'the request headers are too large'),
+    );
+    const res = await api.handle(request, { clientAddress: '1.2.3.4' });
+    expect(res.status).toBe(431);
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('4');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({
+      ok: false,
+      error: 'the request headers are too large',
+      meta: { requestId: 'refused-1', indexedTip: 10, nodeHeight: 11, servedAt: expect.any(String) },
+    });
+    expect(consumed).toEqual([[{ type: 'anonymous' }, '1.2.3.4']]);
+    // An unmarked request to the same URL is answered as usual.
+    expect((await api.handle(new Request('http://x/v1/blocks?limit=0'))).status).toBe(400);
   });
 });

@@ -62,6 +62,21 @@ export interface ExplorerApi {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Requests their host refused before handing them over, with the error to answer them with. */
+const refusals = new WeakMap<Request, ApiError>();
+
+/**
+ * Marks a request its host refused before the API could read it (a URL too long, headers too large, bytes that
+ * are not HTTP): `handle` answers it with `error` once it has counted it against the caller's bucket, so the
+ * refusal carries the same `meta` (indexed tip, node height) and rate-limit headers as every other answer.
+ * Returns the request.
+ * @example await api.handle(refuseRequest(request, new ApiError(414, 'the request URL is too long')))
+ */
+export function refuseRequest(request: Request, error: ApiError): Request {
+  refusals.set(request, error);
+  return request;
+}
 const EXPOSED_HEADERS =
   'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag';
 
@@ -241,7 +256,8 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     const meta: Meta = {
       requestId,
       indexedTip: tip?.height ?? -1,
-      nodeHeight: deps.node?.lastHeight() ?? null,
+      // Until the node first answers, the indexed tip: the node had at least the blocks the index holds.
+      nodeHeight: deps.node?.lastHeight() ?? tip?.height ?? -1,
       servedAt: new Date(now).toISOString(),
     };
     let rateLimit: RateLimitState | null = null;
@@ -288,6 +304,8 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
         rateLimit = r;
         if (!r.allowed) throw new RateLimitedError(Math.max(1, r.reset - Math.floor(now / 1000)));
       }
+      const refusal = refusals.get(request);
+      if (refusal) throw refusal;
       if (refused) throw refused;
 
       const found = router.match(url.pathname);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Count, TipHeight } from './schemas/common.js';
 
 /** `meta` of every /v1 response. */
 export const MetaSchema = z
@@ -10,21 +11,23 @@ export const MetaSchema = z
       .boolean()
       .optional()
       .describe('Whether the response was served from the in-process cache (success only).'),
-    indexedTip: z.int().describe('Highest indexed block height; -1 before the first block is indexed.'),
+    indexedTip: TipHeight.describe('Highest indexed block height; -1 before the first block is indexed.'),
     indexedTipHash: z
       .string()
+      .meta({ examples: ['9b1a7f9890f3e8c7af7a63b73cda8fb34da0cc4119d756e31c1fa550d5ced17a'] })
       .nullable()
       .optional()
       .describe('Hash of the indexed tip block (success only).'),
-    txIndexedTip: z
-      .int()
-      .optional()
-      .describe('Highest block height whose transactions are indexed (success only).'),
-    nodeHeight: z
-      .int()
-      .nullable()
-      .describe('Height last reported by the chain node; null when it was never reached.'),
-    servedAt: z.string().describe('When the response was produced (ISO 8601, UTC).'),
+    txIndexedTip: TipHeight.optional().describe(
+      'Highest block height whose transactions are indexed (success only).',
+    ),
+    nodeHeight: TipHeight.describe(
+      'Height last reported by the chain node. While the node has not answered since the API started, the indexed tip (the node had at least that many blocks); -1 when neither is known.',
+    ),
+    servedAt: z
+      .string()
+      .describe('When the response was produced (ISO 8601, UTC).')
+      .meta({ examples: ['2026-11-22T15:04:06.868Z'] }),
   })
   .meta({ id: 'Meta' });
 
@@ -34,14 +37,19 @@ export type Meta = z.infer<typeof MetaSchema>;
 /** `pagination` of every list response. */
 export const PaginationSchema = z
   .object({
-    limit: z.int().min(1).max(100).describe('Page size applied.'),
+    limit: z
+      .int()
+      .min(1)
+      .max(100)
+      .describe('Page size applied.')
+      .meta({ examples: [20] }),
     cursor: z.string().nullable().describe('Cursor of this request; null on the first page.'),
     nextCursor: z
       .string()
       .optional()
       .describe('Opaque cursor for the next page; absent on the last page (then hasMore is false).'),
     hasMore: z.boolean().describe('Whether another page follows.'),
-    offset: z.int().optional().describe('Legacy offset applied, when the request used one.'),
+    offset: Count.optional().describe('Legacy offset applied, when the request used one.'),
   })
   .meta({ id: 'Pagination' });
 

@@ -26,7 +26,7 @@ export class UnauthorizedError extends ApiError {
   }
 }
 
-/** 404: the addressed block, transaction, pool or path does not exist. */
+/** 404: the addressed block or transaction (or its certificate), or the path, does not exist. */
 export class NotFoundError extends ApiError {
   override readonly name = 'NotFoundError';
   constructor(message: string) {

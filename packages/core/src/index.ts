@@ -7,6 +7,7 @@ export {
   type ExplorerApi,
   type HandleOptions,
   type RateLimiter,
+  refuseRequest,
 } from './api.js';
 export {
   ErrorEnvelopeSchema,
@@ -39,7 +40,7 @@ export {
   textResponse,
 } from './http/body.js';
 export type { ChainNode, NodeProbe } from './node.js';
-export { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
+export { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
 export { type CursorKey, decodeCursor, encodeCursor, INVALID_CURSOR } from './pagination/cursor.js';
 export { MAX_OFFSET, type PageRequest, pageQuery, pageRequest, toPage } from './pagination/params.js';
 export { guardedKey, guardedPageRequest } from './pagination/reorg-guard.js';

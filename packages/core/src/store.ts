@@ -54,6 +54,8 @@ export type TxWithCounterpartiesRecord = Omit<TxWithCounterparties, 'confirmatio
 export type AddressTxRecord = Omit<AddressTx, 'confirmations'>;
 /** A UTXO without its confirmations. */
 export type UtxoRecord = Omit<Utxo, 'confirmations'>;
+/** A pool as the store finds it (the handler says whether it was seen). */
+export type PoolRecord = Omit<Pool, 'seen'>;
 
 /**
  * Everything the handlers read. `@explorer/db` implements it over SQL; list methods return up to
@@ -114,7 +116,7 @@ export interface Store extends SearchStore, MarketStore {
   /** Pool shares over a window ending at the tip, most blocks first. */
   poolShares(window: PoolWindow, limit: number): Promise<{ blocks: number; pools: PoolShare[] }>;
   /** A pool by id; null when it is neither defined nor has blocks. */
-  getPool(poolId: string): Promise<Pool | null>;
+  getPool(poolId: string): Promise<PoolRecord | null>;
   /** Blocks per UTC day for a pool, oldest first. */
   poolBlocksOverTime(poolId: string): Promise<DailyBlocks[]>;
   /** Coinbase outputs of a pool's blocks, newest first; key [height, vout]. */

@@ -8,6 +8,7 @@ import { rateLimitHeaders } from './middleware/rate-limit-headers.js';
 import { requestBounds } from './middleware/request-bounds.js';
 import { requestLog } from './middleware/request-log.js';
 import { timing } from './middleware/timing.js';
+import { rootHandler } from './root-page.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
 import { SERVER_VERSION } from './version.js';
 
@@ -24,7 +25,7 @@ export interface ServerAppDeps {
   trustProxy?: boolean;
   /** Bodies at least this large are gzipped for clients that accept it (default 1,024 bytes). */
   compressThreshold?: number;
-  /** Name and version announced at `/`. */
+  /** Name and version announced at `/` (default `explorer` and the package version). */
   info?: { name: string; version: string };
   /**
    * The limiter the API counts with; the app counts the answers the API gives before it (see
@@ -36,7 +37,8 @@ export interface ServerAppDeps {
 }
 
 /**
- * Builds the Hono app: logging, timing and compression around the explorer API, plus a small index at `/`.
+ * Builds the Hono app: logging, timing and compression around the explorer API, the front door at `/` (an
+ * HTML page for browsers, a JSON index for programs) and the rendered reference at `/docs`.
  * @example serve({ fetch: createServerApp({ api, log }).fetch, port: 3000 })
  */
 export function createServerApp(deps: ServerAppDeps): Hono {
@@ -54,11 +56,8 @@ export function createServerApp(deps: ServerAppDeps): Hono {
   }
   app.use(requestBounds({ maxUrlLength: deps.maxUrlLength }));
 
-  app.get('/', (c) => {
-    c.header('x-request-id', requestIdOf(c.req.raw.headers));
-    c.header('cache-control', 'no-store');
-    return c.json({ ...info, docs: '/docs', openapi: '/v1/openapi.json', status: '/v1/status' });
-  });
+  // The front door: a page for browsers (status and latest blocks, read through the API), JSON for programs.
+  app.get('/', rootHandler({ api: deps.api, info, clientAddress: (c) => clientAddress(c, { trustProxy }) }));
 
   // The rendered reference; /v1/docs stays the API's JSON.
   app.route('/docs', createDocsPage());

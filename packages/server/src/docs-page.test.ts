@@ -103,6 +103,13 @@ describe.skipIf(!chromium)('docs page in headless Chromium (browser)', () => {
       expect(stdout).toContain('class="swagger-ui');
       expect(stdout).toContain('opblock-summary-path');
       expect(stdout).toContain('/v1/blocks/{heightOrHash}');
+      // Anonymous access is allowed everywhere: no operation shows the closed padlock of a required key.
+      const operations = stdout.match(/class="opblock-summary-path"/g)?.length ?? 0;
+      expect(operations).toBeGreaterThan(30);
+      expect(stdout).not.toContain('authorization button locked');
+      expect(stdout.match(/aria-label="authorization optional: anonymous access is allowed/g)?.length).toBe(
+        operations,
+      );
     } finally {
       await server.close();
     }

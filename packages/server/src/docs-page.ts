@@ -41,6 +41,7 @@ export function createDocsPage(opts: DocsPageOptions = {}): Hono {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
@@ -51,13 +52,44 @@ export function createDocsPage(opts: DocsPageOptions = {}): Hono {
 </body>
 </html>
 `;
-  const init = `window.addEventListener('load', function () {
+  // Every operation lists anonymous access ({}) beside the two keys. Swagger UI counts {} as satisfied, so it
+  // draws a closed padlock ("authorization button locked") on every operation, which reads as "a key is
+  // required". The plugin draws an open padlock labelled optional instead, closed once a key is entered.
+  const init = `function OptionalAuthPlugin(system) {
+  var h = system.React.createElement;
+  return {
+    components: {
+      authorizeOperationBtn: function (props) {
+        var keyGiven = props.authSelectors.authorized().size > 0;
+        var Icon = props.getComponent(keyGiven ? 'LockAuthOperationIcon' : 'UnlockAuthOperationIcon', true);
+        var label = keyGiven
+          ? 'authorization: your API key is sent'
+          : 'authorization optional: anonymous access is allowed, an API key raises the rate limit';
+        return h(
+          'button',
+          {
+            className: 'authorization__btn',
+            'aria-label': label,
+            title: label,
+            onClick: function (e) {
+              e.stopPropagation();
+              if (props.onClick) props.onClick();
+            },
+          },
+          h(Icon, { className: keyGiven ? 'locked' : 'unlocked' }),
+        );
+      },
+    },
+  };
+}
+window.addEventListener('load', function () {
   var el = document.getElementById('swagger-ui');
   window.ui = SwaggerUIBundle({
     url: el.getAttribute('data-openapi-url'),
     dom_id: '#swagger-ui',
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis],
+    plugins: [OptionalAuthPlugin],
     layout: 'BaseLayout',
   });
 });

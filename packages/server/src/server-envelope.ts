@@ -9,11 +9,13 @@ export function requestIdOf(headers: Headers): string {
 }
 
 /**
- * The error envelope for answers the server gives before the API reads the index (414, 431, a 500 outside
- * the API): the tip and node height are not known there, so they are -1 and null.
+ * The error envelope for answers the server gives without the API (while it starts, a 500 outside the API,
+ * paths outside /v1): the tip and node height are not known there, so both are -1, the integer the contract
+ * types them as with the meaning "not known yet". Refusals inside /v1 are answered by the API itself, with
+ * the real figures (see client-errors.ts and middleware/request-bounds.ts).
  * @example serverErrorBody('req-1', 'the request URL is too long')
  */
 export function serverErrorBody(requestId: string, error: string): string {
-  const meta = { requestId, indexedTip: -1, nodeHeight: null, servedAt: new Date().toISOString() };
+  const meta = { requestId, indexedTip: -1, nodeHeight: -1, servedAt: new Date().toISOString() };
   return JSON.stringify({ ok: false, error, meta });
 }

@@ -6,21 +6,34 @@ import { type CursorKey, decodeCursor, encodeCursor } from './cursor.js';
 /** Deepest legacy offset accepted; deeper pages must use cursors. */
 export const MAX_OFFSET = 10_000;
 
-const intString = (name: string, min: number, max: number) =>
+/**
+ * An integer query parameter from `min` to `max`, parsed from its text (so `limit=abc` and `limit=1.5` get the
+ * same message as `limit=0`). The document shows the integer it means, through its meta (see openapi.ts).
+ */
+const intString = (name: string, min: number, max: number, fallback?: number) =>
   z
     .string()
     .regex(/^\d{1,9}$/, `${name} must be an integer from ${min} to ${max}`)
     .transform(Number)
-    .refine((n) => n >= min && n <= max, `${name} must be an integer from ${min} to ${max}`);
+    .refine((n) => n >= min && n <= max, `${name} must be an integer from ${min} to ${max}`)
+    .meta({
+      type: 'integer',
+      minimum: min,
+      maximum: max,
+      ...(fallback === undefined ? {} : { default: fallback }),
+    });
 
 /** The common list parameters: limit (1–100, default 20), cursor, and the legacy offset (0–10,000). */
 export const pageQuery = {
-  limit: intString('limit', 1, 100).optional().describe('Page size, 1 to 100 (default 20).'),
+  limit: intString('limit', 1, 100, 20).optional().describe('Page size, 1 to 100 (default 20).'),
   cursor: z
     .string()
     .max(512, 'cursor must be a valid pagination cursor')
     .optional()
     .describe('Value of a previous pagination.nextCursor; omit on the first request.'),
+  // No documented default: a form that pre-fills it would send it beside a cursor, which is refused. Not
+  // marked deprecated either: the contract still accepts it, and validating proxies refuse deprecated
+  // parameters (Prism answers 422).
   offset: intString('offset', 0, MAX_OFFSET)
     .optional()
     .describe(

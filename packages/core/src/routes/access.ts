@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteContext } from '../route.js';
 import { ChainSchema } from '../schemas/chain.js';
+import { Count, Height, TipHeight } from '../schemas/common.js';
 
 const IdentitySchema = z
   .discriminatedUnion('type', [
@@ -14,10 +15,10 @@ const BucketSchema = z
     name: z
       .string()
       .describe('Bucket the request counted against (anonymous buckets are per client address).'),
-    limit: z.int().describe('Requests allowed per window.'),
-    remaining: z.int().describe('Requests left in the current window.'),
-    reset: z.int().describe('Unix time (seconds) when the window resets.'),
-    windowSeconds: z.int(),
+    limit: Count.describe('Requests allowed per window.').meta({ examples: [120] }),
+    remaining: Count.describe('Requests left in the current window.').meta({ examples: [119] }),
+    reset: Count.describe('Unix time (seconds) when the window resets.').meta({ examples: [1795394006] }),
+    windowSeconds: Count.meta({ examples: [60] }),
   })
   .nullable()
   .meta({ id: 'Bucket' });
@@ -30,7 +31,8 @@ const ComponentSchema = z.object({
 
 /**
  * The checks behind /v1/status, run side by side: a database round trip, a node probe, the indexer's state and
- * the market cache's health (the last two are null while the database is down).
+ * the market cache's health. While the database is down the market health is null, and so is the indexer's
+ * state unless the store knows it otherwise (an indexer running in the same process reports its own).
  */
 async function statusChecks(ctx: RouteContext<unknown, unknown>) {
   const started = performance.now();
@@ -53,7 +55,7 @@ async function statusChecks(ctx: RouteContext<unknown, unknown>) {
     ctx.store.indexerState().catch(() => null),
     ctx.store.marketHealth().catch(() => null),
   ]);
-  return { db, probe, state: db.ok ? state : null, health: db.ok ? health : null };
+  return { db, probe, state, health: db.ok ? health : null };
 }
 
 /** Status and identity routes. */
@@ -63,6 +65,8 @@ export const accessRoutes = [
     path: '/v1/api/me',
     tag: 'API Access',
     summary: 'Current identity and rate-limit bucket',
+    description:
+      'Who the request was served as (anonymous, or the API key it presented) and the rate-limit bucket it counted against, with what is left of the window.',
     response: { identity: IdentitySchema, bucket: BucketSchema.describe('Null when rate limiting is off.') },
     async handler(ctx) {
       const rl = ctx.rateLimit;
@@ -94,12 +98,12 @@ export const accessRoutes = [
         .object({
           healthy: z.boolean().describe('True when nothing is degraded.'),
           degraded: z.array(z.enum(['database', 'node', 'indexer', 'redis', 'market'])),
-          api: z.object({ version: z.string(), startedAt: z.string(), uptimeSeconds: z.int() }),
+          api: z.object({ version: z.string(), startedAt: z.string(), uptimeSeconds: Count }),
           chain: ChainSchema.nullable().describe(
             'The chain the data comes from (profile, network, genesis, units); null before the indexer first reached the node.',
           ),
           database: ComponentSchema,
-          node: ComponentSchema.extend({ height: z.int().nullable() }),
+          node: ComponentSchema.extend({ height: Height.nullable() }),
           rateLimit: z
             .object({
               store: z.string().describe('memory or redis'),
@@ -114,7 +118,7 @@ export const accessRoutes = [
               ok: z.boolean().describe('Whether the last refresh succeeded.'),
               lastSuccessAt: z.string().nullable(),
               lastError: z.string().nullable(),
-              consecutiveFailures: z.int(),
+              consecutiveFailures: Count,
             })
             .nullable()
             .describe('The market-data cache; null when no refresher has run against this database.'),
@@ -122,17 +126,17 @@ export const accessRoutes = [
             state: z
               .string()
               .describe(
-                'starting, syncing, synced, node-unreachable, reorg-too-deep, wrong-chain, error, stopped, unknown.',
+                'starting, syncing, synced, node-unreachable, database-unreachable, reorg-too-deep, wrong-chain, error, stopped, unknown.',
               ),
             error: z.string().nullable(),
-            tipHeight: z.int(),
+            tipHeight: TipHeight,
             tipHash: z.string().nullable(),
-            txTipHeight: z.int(),
-            nodeHeight: z.int().nullable(),
-            lagBlocks: z.int().nullable(),
-            lagSeconds: z.int().nullable().describe('Seconds between the tip block’s time and now.'),
-            reorgs: z.int(),
-            lastReorgDepth: z.int().nullable(),
+            txTipHeight: TipHeight,
+            nodeHeight: Height.nullable(),
+            lagBlocks: Count.nullable(),
+            lagSeconds: Count.nullable().describe('Seconds between the tip block’s time and now.'),
+            reorgs: Count,
+            lastReorgDepth: Count.nullable(),
             lastReorgAt: z.string().nullable(),
             updatedAt: z.string().nullable(),
           }),

@@ -8,6 +8,8 @@ export const analyticsRoutes = [
     path: '/v1/analytics/network',
     tag: 'Analytics',
     summary: 'Difficulty, hashrate estimates, node height, indexer lag',
+    description:
+      'Difficulty of the tip, hashrate estimated over 1, 7 and 30 days (and the node’s own estimate), the node’s height and how far the index is behind it.',
     response: { network: NetworkSchema },
     async handler(ctx) {
       const figures = await ctx.memoAtTip('analytics:network', () => ctx.store.network());
@@ -53,6 +55,8 @@ export const analyticsRoutes = [
     perTip: true,
     tag: 'Analytics',
     summary: 'Chain-derived emitted and circulating supply',
+    description:
+      'Emitted, claimed, unspendable and circulating supply at the indexed tip, in base units, with the formula used.',
     response: { supply: SupplySchema },
     async handler(ctx) {
       return { body: { supply: await ctx.memoAtTip('analytics:supply', () => ctx.store.supply()) } };
@@ -64,6 +68,8 @@ export const analyticsRoutes = [
     perTip: true,
     tag: 'Analytics',
     summary: 'Pool share windows with a difficulty/hashrate overlay',
+    description:
+      'Pool shares of blocks over the last 24 hours, 7 and 30 days, and per UTC day of the last 30 the block count, difficulty and hashrate estimate.',
     response: { pools: PoolAnalyticsSchema },
     async handler(ctx) {
       return {

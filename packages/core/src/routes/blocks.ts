@@ -4,6 +4,7 @@ import { pageQuery, pageRequest, toPage } from '../pagination/params.js';
 import { guardedKey, guardedPageRequest } from '../pagination/reorg-guard.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { BlockSchema, CertificateSchema, OutputSchema } from '../schemas/block.js';
+import { Height } from '../schemas/common.js';
 import { TxSchema } from '../schemas/tx.js';
 import type { BlockRecord, BlockRef } from '../store.js';
 import { blockNotFound, confirmations, guardStore, heightOrHashParam, isFinal, refKey } from './params.js';
@@ -29,7 +30,9 @@ const includeProofQuery = z.object({
     .enum(['true', 'false'], { error: 'includeProof must be true or false' })
     .optional()
     .transform((v) => v === 'true')
-    .describe('Include the certificate proof data (hex) when available. Default false.'),
+    .describe('Include the certificate proof data (hex) when available. Default false.')
+    // Parsed from the query text (exactly `true` or `false`); documented as the boolean it means.
+    .meta({ type: 'boolean', default: false }),
 });
 
 /** The block routes. */
@@ -60,6 +63,8 @@ export const blockRoutes = [
     perTip: true,
     tag: 'Blocks',
     summary: 'Block summary',
+    description:
+      'Header fields, sizes, fees and reward, miner and pool, and the certificate summary. 404 for a height or hash the index does not hold.',
     params: heightOrHashParam,
     response: { block: BlockSchema },
     notFound: true,
@@ -101,7 +106,7 @@ export const blockRoutes = [
     summary: 'Coinbase payout outputs',
     description: 'Every output of the block’s coinbase transaction, with spend state.',
     params: heightOrHashParam,
-    response: { height: z.int(), hash: z.string(), outputs: z.array(OutputSchema) },
+    response: { height: Height, hash: z.string(), outputs: z.array(OutputSchema) },
     notFound: true,
     async handler(ctx) {
       const block = await loadBlock(ctx, ctx.params.heightOrHash);

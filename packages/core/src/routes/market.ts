@@ -37,13 +37,15 @@ const chartQuery = z.object({
     .transform((d) => Number(d) as MarketChartDays)
     .optional()
     .describe(`Window in days: ${MARKET_CHART_DAYS.join(', ')} (default ${DEFAULT_CHART_DAYS}).`)
-    .meta({ type: 'integer', enum: [...MARKET_CHART_DAYS] }),
+    // Parsed from the query text; documented as the integer it means.
+    .meta({ type: 'integer', enum: [...MARKET_CHART_DAYS], default: DEFAULT_CHART_DAYS }),
   vsCurrency: z
     .string()
     .regex(/^[A-Za-z]{2,10}$/, 'vsCurrency must be a currency code of 2 to 10 letters, e.g. usd')
     .transform((s) => s.toLowerCase())
     .optional()
-    .describe('Currency of the prices; one of the configured vs-currencies (default: the first).'),
+    .describe('Currency of the prices; one of the configured vs-currencies (default: the first).')
+    .meta({ examples: ['usd'] }),
 });
 
 /** Market routes: answered from the cache the market refresher fills; never call the provider. */

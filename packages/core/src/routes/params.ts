@@ -18,7 +18,8 @@ export const heightOrHashParam = z.object({
       `heightOrHash must be a block height (0 to ${MAX_HEIGHT}) or a 64-hex block hash`,
     )
     .transform((s): BlockRef => (s.length === 64 ? { hash: s.toLowerCase() } : { height: Number(s) }))
-    .describe('Block height or block hash.'),
+    .describe('Block height or block hash.')
+    .meta({ examples: ['812345'] }),
 });
 
 /** `txid`: 64 hex characters (any case). */
@@ -27,14 +28,16 @@ export const txidParam = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex characters')
     .transform((s) => s.toLowerCase())
-    .describe('Transaction id (64 hex).'),
+    .describe('Transaction id (64 hex).')
+    .meta({ examples: ['4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b'] }),
 });
 
 /** A well-formed address: base58 or bech32 characters, 14 to 130 long. Network is not checked. */
 export const addressSchema = z
   .string()
   .regex(/^[A-Za-z0-9]{14,130}$/, 'address must be 14 to 130 letters and digits (a base58 or bech32 address)')
-  .describe('Address (base58 or bech32).');
+  .describe('Address (base58 or bech32).')
+  .meta({ examples: ['rprl1p2pmauh63a0nlvssnx4ey0ctsylk87ag6dmwdxa5v5lhae6qf63tqln6dx3'] });
 
 /** `address` path parameter. */
 export const addressParam = z.object({ address: addressSchema });

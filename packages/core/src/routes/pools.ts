@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { NotFoundError } from '../errors.js';
 import { pageQuery, toPage } from '../pagination/params.js';
 import { guardedKey, guardedPageRequest } from '../pagination/reorg-guard.js';
 import { defineRoute, type RouteContext } from '../route.js';
+import { Count } from '../schemas/common.js';
 import {
   DailyBlocksSchema,
   PayoutOutputSchema,
+  type Pool,
   PoolSchema,
   PoolShareSchema,
   PoolWindowSchema,
@@ -19,16 +20,41 @@ const poolIdParam = z.object({
       /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
       'poolId must be a pool id: 1 to 64 letters, digits, dots, dashes or underscores',
     )
-    .describe('Pool id (the slug of the pool definitions, or `unknown`).'),
+    .describe('Pool id (the slug of the pool definitions, or `unknown`).')
+    .meta({ examples: ['foundryusa'] }),
 });
 
-async function requirePool(ctx: RouteContext<{ poolId: string }, unknown>) {
-  const pool = await ctx.store.getPool(ctx.params.poolId);
-  if (!pool) throw new NotFoundError(`pool ${ctx.params.poolId} not found`);
-  return pool;
+/**
+ * A pool, or for an id no definition names and no block carries, the same summary with zero totals and
+ * `seen: false`: like an address never used, an unknown pool is an empty result, not a 404 (the contract
+ * declares 404 only where a single block or transaction is addressed).
+ */
+async function loadPool(ctx: RouteContext<{ poolId: string }, unknown>): Promise<Pool> {
+  const id = ctx.params.poolId;
+  const pool = await ctx.store.getPool(id);
+  if (pool) return { ...pool, seen: true };
+  return {
+    id,
+    name: id === 'unknown' ? 'Unknown' : id,
+    link: null,
+    defined: false,
+    seen: false,
+    tags: [],
+    definedAddresses: [],
+    blocks: 0,
+    share: 0,
+    reward: '0',
+    firstHeight: null,
+    lastHeight: null,
+    payoutAddresses: [],
+    recentPayoutOutputs: [],
+  };
 }
 
-/** Pool routes: pools by known label or inferred coinbase tag; `unknown` is a pool like any other. */
+/**
+ * Pool routes: pools by known label or inferred coinbase tag; `unknown` is a pool like any other. An unknown id
+ * answers 200 with zeros and empty lists, as an address never seen does.
+ */
 export const poolRoutes = [
   defineRoute({
     id: 'listTopPools',
@@ -44,7 +70,7 @@ export const poolRoutes = [
     }),
     response: {
       window: PoolWindowSchema,
-      blocks: z.int().describe('Blocks in the window.'),
+      blocks: Count.describe('Blocks in the window.'),
       pools: z.array(PoolShareSchema),
     },
     async handler(ctx) {
@@ -63,12 +89,11 @@ export const poolRoutes = [
     tag: 'Pools',
     summary: 'Pool summary',
     description:
-      'Definition, totals, payout addresses and recent payout outputs. 404 for an unknown pool id.',
+      'Definition, totals, payout addresses and recent payout outputs. An id that no definition names and no indexed block carries answers with zero totals, empty lists and `seen: false`.',
     params: poolIdParam,
     response: { pool: PoolSchema },
-    notFound: true,
     async handler(ctx) {
-      return { body: { pool: await requirePool(ctx) } };
+      return { body: { pool: await loadPool(ctx) } };
     },
   }),
   defineRoute({
@@ -77,12 +102,10 @@ export const poolRoutes = [
     perTip: true,
     tag: 'Pools',
     summary: 'Daily mined blocks of a pool',
-    description: 'One entry per UTC day on which the pool mined, oldest first.',
+    description: 'One entry per UTC day on which the pool mined, oldest first (empty for an unknown id).',
     params: poolIdParam,
     response: { poolId: z.string(), days: z.array(DailyBlocksSchema) },
-    notFound: true,
     async handler(ctx) {
-      await requirePool(ctx);
       return {
         body: { poolId: ctx.params.poolId, days: await ctx.store.poolBlocksOverTime(ctx.params.poolId) },
       };
@@ -94,14 +117,13 @@ export const poolRoutes = [
     perTip: true,
     tag: 'Pools',
     summary: 'Coinbase payout outputs of a pool',
-    description: 'Newest first. Paginated with cursors like every list (the contract names only limit).',
+    description:
+      'Newest first (empty for an unknown id). Paginated with cursors like every list (the contract names only limit).',
     params: poolIdParam,
     query: z.object(pageQuery),
     response: { outputs: z.array(PayoutOutputSchema) },
     list: true,
-    notFound: true,
     async handler(ctx) {
-      await requirePool(ctx);
       const scope = `pool-payouts:${ctx.params.poolId}`;
       const req = await guardedPageRequest(guardStore(ctx), ctx.query, scope, ['number', 'number']);
       const rows = await ctx.store.listPoolPayoutOutputs(ctx.params.poolId, req);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ServiceUnavailableError } from '../errors.js';
 import type { ChainNode } from '../node.js';
 import { defineRoute } from '../route.js';
+import { Count } from '../schemas/common.js';
 import {
   type KnownLabel,
   KnownLabelSchema,
@@ -45,20 +46,26 @@ const qParam = z
   .refine((s) => !CONTROL.test(s), 'q must not contain control characters');
 
 const searchQuery = z.object({
-  q: qParam.describe(
-    `What to look for: a block height, a block hash, a txid, an address, a pool id or name, or a known label. Surrounding whitespace is ignored; 1 to ${SEARCH_MAX_LENGTH} characters, no control characters.`,
-  ),
+  q: qParam
+    .describe(
+      `What to look for: a block height, a block hash, a txid, an address, a pool id or name, or a known label. Surrounding whitespace is ignored; 1 to ${SEARCH_MAX_LENGTH} characters, no control characters.`,
+    )
+    .meta({ examples: ['foundryusa'] }),
 });
 
 const suggestQuery = z.object({
-  q: qParam.describe(
-    `The prefix to complete (block height, block hash, txid, address, pool id or name). Hex, address and pool prefixes need at least ${SUGGEST_MIN_LENGTH} characters; digits complete heights from 1 character.`,
-  ),
+  q: qParam
+    .describe(
+      `The prefix to complete (block height, block hash, txid, address, pool id or name). Hex, address and pool prefixes need at least ${SUGGEST_MIN_LENGTH} characters; digits complete heights from 1 character.`,
+    )
+    .meta({ examples: ['8123'] }),
   limit: z
     .string()
     .regex(/^\d{1,2}$/, `limit must be an integer from 1 to ${SUGGEST_MAX}`)
     .transform(Number)
     .refine((n) => n >= 1 && n <= SUGGEST_MAX, `limit must be an integer from 1 to ${SUGGEST_MAX}`)
+    // Parsed from the query text; documented as the integer it means.
+    .meta({ type: 'integer', minimum: 1, maximum: SUGGEST_MAX, default: SUGGEST_MAX })
     .optional()
     .describe(`Most suggestions to return, 1 to ${SUGGEST_MAX} (default ${SUGGEST_MAX}).`),
 });
@@ -417,11 +424,9 @@ export const searchRoutes = [
     query: suggestQuery,
     response: {
       query: z.string().describe('The prefix as completed (trimmed).'),
-      minLength: z
-        .int()
-        .describe(
-          `Shortest hex, address or pool prefix that is completed (${SUGGEST_MIN_LENGTH}); digits complete heights from 1.`,
-        ),
+      minLength: Count.describe(
+        `Shortest hex, address or pool prefix that is completed (${SUGGEST_MIN_LENGTH}); digits complete heights from 1.`,
+      ),
       suggestions: z.array(SuggestionSchema).describe('At most limit suggestions, best first.'),
     },
     async handler(ctx) {

@@ -49,6 +49,8 @@ export const transactionRoutes = [
     perTip: true,
     tag: 'Transactions',
     summary: 'Transaction summary',
+    description:
+      'Block position, confirmations, sizes, value in and out, fee and fee rate, and the kind of transaction. 404 for a txid the index does not hold.',
     params: txidParam,
     response: { tx: TxSchema },
     notFound: true,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Amount, Hash64, Height, LabelSchema, SeenSchema, SignedAmount, UnixTime } from './common.js';
+import { Amount, Count, Hash64, Height, LabelSchema, SeenSchema, SignedAmount, UnixTime } from './common.js';
 import { TxSchema } from './tx.js';
 
 /** An address's totals. */
@@ -13,8 +13,8 @@ export const AddressSummarySchema = z
     balance: Amount,
     received: Amount.describe('Total ever received.'),
     sent: Amount.describe('Total ever spent.'),
-    txCount: z.int(),
-    utxoCount: z.int(),
+    txCount: Count,
+    utxoCount: Count,
     firstSeen: SeenSchema.nullable(),
     lastSeen: SeenSchema.nullable(),
   })
@@ -40,7 +40,7 @@ export const FlowRowSchema = z
     txid: Hash64,
     blockHeight: Height,
     blockHash: Hash64,
-    blockIndex: z.int(),
+    blockIndex: Count,
     time: UnixTime,
     received: Amount,
     sent: Amount,
@@ -56,11 +56,11 @@ export type FlowRow = z.infer<typeof FlowRowSchema>;
 export const UtxoSchema = z
   .object({
     txid: Hash64,
-    vout: z.int(),
+    vout: Count,
     value: Amount,
     blockHeight: Height,
     blockHash: Hash64,
-    blockIndex: z.int().min(0).describe('Position of the creating transaction in its block.'),
+    blockIndex: Count.describe('Position of the creating transaction in its block.'),
     time: UnixTime,
     confirmations: z.int().min(1),
     scriptType: z.string(),
@@ -81,7 +81,7 @@ export const BalancePointSchema = z
     balance: Amount.describe('Balance after the day.'),
     received: Amount,
     sent: Amount,
-    txCount: z.int(),
+    txCount: Count,
   })
   .meta({ id: 'BalancePoint' });
 
@@ -90,7 +90,7 @@ export type BalancePoint = z.infer<typeof BalancePointSchema>;
 
 /** In and out totals over a window. */
 export const FlowWindowSchema = z
-  .object({ inflow: Amount, outflow: Amount, net: SignedAmount, txCount: z.int() })
+  .object({ inflow: Amount, outflow: Amount, net: SignedAmount, txCount: Count })
   .meta({ id: 'FlowWindow' });
 
 /** An address's inflow/outflow summary, overall and over recent windows. */
@@ -100,9 +100,9 @@ export const FlowSummarySchema = z
     inflow: Amount,
     outflow: Amount,
     net: SignedAmount,
-    txCount: z.int(),
-    receivingTxCount: z.int().describe('Transactions that paid the address.'),
-    spendingTxCount: z.int().describe('Transactions that spent from the address.'),
+    txCount: Count,
+    receivingTxCount: Count.describe('Transactions that paid the address.'),
+    spendingTxCount: Count.describe('Transactions that spent from the address.'),
     windows: z
       .object({ '24h': FlowWindowSchema, '7d': FlowWindowSchema, '30d': FlowWindowSchema })
       .describe(

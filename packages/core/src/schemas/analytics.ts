@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { Amount, Hash64, Height, UnixTime } from './common.js';
+import { Amount, Count, Hash64, Height, TipHeight, UnixTime } from './common.js';
 import { PoolShareSchema } from './mining.js';
 
 const HashrateWindow = z
   .object({
-    blocks: z.int(),
+    blocks: Count,
     averageBlockInterval: z.number().nullable().describe('Seconds between blocks in the window.'),
     hashrate: z.number().nullable().describe('Estimated hashes per second: Σ difficulty × 2^32 ÷ seconds.'),
   })
@@ -13,7 +13,7 @@ const HashrateWindow = z
 /** Difficulty, hashrate estimates, node height and indexer lag. */
 export const NetworkSchema = z
   .object({
-    height: z.int().describe('Indexed tip height (-1 before the first block).'),
+    height: TipHeight.describe('Indexed tip height (-1 before the first block).'),
     tipTime: UnixTime.nullable(),
     difficulty: z.number().nullable().describe('Difficulty of the tip block.'),
     hashrate: z
@@ -25,9 +25,9 @@ export const NetworkSchema = z
       .number()
       .nullable()
       .describe('The node’s own estimate (getnetworkhashps); null when unavailable.'),
-    nodeHeight: z.int().nullable(),
-    indexerLagBlocks: z.int().nullable(),
-    indexerLagSeconds: z.int().nullable().describe('Seconds between the tip block’s time and now.'),
+    nodeHeight: Height.nullable(),
+    indexerLagBlocks: Count.nullable(),
+    indexerLagSeconds: Count.nullable().describe('Seconds between the tip block’s time and now.'),
   })
   .meta({ id: 'Network' });
 
@@ -36,63 +36,57 @@ export type Network = z.infer<typeof NetworkSchema>;
 
 const VersionCounts = z
   .object({
-    '1': z.int(),
-    '2': z.int(),
-    '3': z.int(),
-    '4': z.int(),
-    '5': z.int(),
-    other: z.int().describe('Unreadable certificates, and versions outside 1–5.'),
+    '1': Count,
+    '2': Count,
+    '3': Count,
+    '4': Count,
+    '5': Count,
+    other: Count.describe('Unreadable certificates, and versions outside 1–5.'),
   })
   .meta({ id: 'CertificateVersionCounts' });
 
 /** PoUW certificate analytics. */
 export const PouwSchema = z
   .object({
-    blocks: z.int().describe('Indexed blocks.'),
-    certifiedBlocks: z.int().describe('Blocks with a certificate (every Pearl block; none on Bitcoin).'),
+    blocks: Count.describe('Indexed blocks.'),
+    certifiedBlocks: Count.describe('Blocks with a certificate (every Pearl block; none on Bitcoin).'),
     certifiedShare: z.number().describe('certifiedBlocks ÷ blocks.'),
     byVersion: VersionCounts,
-    moe: z.int().describe('Certificates of mixture-of-experts jobs.'),
+    moe: Count.describe('Certificates of mixture-of-experts jobs.'),
     moeShare: z.number().describe('moe ÷ certifiedBlocks.'),
-    commitmentFailures: z
-      .int()
-      .describe(
-        'Certificates above genesis that do not bind to their header (commitment or block hash); 0 on a valid chain.',
-      ),
-    unreadable: z.int().describe('Certificates whose bytes did not decode.'),
+    commitmentFailures: Count.describe(
+      'Certificates above genesis that do not bind to their header (commitment or block hash); 0 on a valid chain.',
+    ),
+    unreadable: Count.describe('Certificates whose bytes did not decode.'),
     proofSize: z
       .object({
-        min: z.int().nullable(),
+        min: Count.nullable(),
         avg: z.number().nullable(),
-        max: z.int().nullable(),
+        max: Count.nullable(),
         histogram: z
-          .array(z.object({ minBytes: z.int(), maxBytes: z.int().nullable(), certificates: z.int() }))
+          .array(z.object({ minBytes: Count, maxBytes: Count.nullable(), certificates: Count }))
           .describe('Certificates per proof-size bucket (bytes; the last bucket is open).'),
       })
       .describe('Bytes, over the certificates that decoded.'),
     shapes: z
-      .array(z.object({ m: z.int(), n: z.int(), k: z.int(), certificates: z.int() }))
+      .array(z.object({ m: Count, n: Count, k: Count, certificates: Count }))
       .describe(
         'Matrix product shapes (m×k by k×n) of the decoded configurations, most frequent first (at most 20; genesis, Pearl’s literal zero public data, left out).',
       ),
     ranks: z
-      .array(z.object({ rank: z.int(), certificates: z.int() }))
+      .array(z.object({ rank: Count, certificates: Count }))
       .describe('Ranks of the decoded configurations (genesis left out).'),
     forks: z
       .array(
         z.object({
-          version: z.int().describe('The certificate version the fork requires.'),
+          version: Count.describe('The certificate version the fork requires.'),
           name: z.string(),
-          activationHeight: z
-            .int()
-            .nullable()
-            .describe(
-              'Where the network’s parameters put it; null when off or not known (an unknown genesis).',
-            ),
-          firstSeenHeight: z
-            .int()
-            .nullable()
-            .describe('The first indexed block with a certificate of this version.'),
+          activationHeight: Height.nullable().describe(
+            'Where the network’s parameters put it; null when off or not known (an unknown genesis).',
+          ),
+          firstSeenHeight: Height.nullable().describe(
+            'The first indexed block with a certificate of this version.',
+          ),
           crossed: z.boolean().describe('Whether the indexed chain has reached it.'),
         }),
       )
@@ -101,10 +95,10 @@ export const PouwSchema = z
       .array(
         z.object({
           date: z.string(),
-          blocks: z.int(),
-          certificates: z.int(),
+          blocks: Count,
+          certificates: Count,
           share: z.number(),
-          moe: z.int(),
+          moe: Count,
           avgProofSize: z.number().nullable(),
           byVersion: VersionCounts,
         }),
@@ -116,9 +110,9 @@ export const PouwSchema = z
           height: Height,
           blockHash: Hash64,
           time: UnixTime,
-          version: z.int(),
+          version: Count,
           isMoE: z.boolean(),
-          proofSize: z.int(),
+          proofSize: Count,
           verified: z.boolean().nullable(),
         }),
       )
@@ -132,7 +126,7 @@ export type Pouw = z.infer<typeof PouwSchema>;
 /** Chain-derived supply. */
 export const SupplySchema = z
   .object({
-    height: z.int().describe('Height the figures are computed at (the indexed tip).'),
+    height: TipHeight.describe('Height the figures are computed at (the indexed tip).'),
     blockHash: Hash64.nullable(),
     emitted: Amount.describe(
       'Σ subsidy the emission schedule allows for blocks 0…height (Pearl’s formula); where the chain’s schedule is not known (Bitcoin forks), Σ what coinbases claimed.',
@@ -164,7 +158,7 @@ export type Supply = z.infer<typeof SupplySchema>;
 
 /** One window of pool shares. */
 export const PoolWindowSharesSchema = z
-  .object({ blocks: z.int(), pools: z.array(PoolShareSchema) })
+  .object({ blocks: Count, pools: z.array(PoolShareSchema) })
   .meta({ id: 'PoolWindowShares' });
 
 /** Pool share windows with a difficulty/hashrate overlay. */
@@ -176,7 +170,7 @@ export const PoolAnalyticsSchema = z
       '30d': PoolWindowSharesSchema,
     }),
     overlay: z
-      .array(z.object({ date: z.string(), blocks: z.int(), difficulty: z.number(), hashrate: z.number() }))
+      .array(z.object({ date: z.string(), blocks: Count, difficulty: z.number(), hashrate: z.number() }))
       .describe('Per UTC day of the last 30: blocks, the day’s last difficulty, and the hashrate estimate.'),
   })
   .meta({ id: 'PoolAnalytics' });

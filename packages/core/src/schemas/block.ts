@@ -1,15 +1,12 @@
 import { z } from 'zod';
-import { Amount, Hash64, Height, UnixTime } from './common.js';
+import { Amount, Count, Hash64, Height, UnixTime } from './common.js';
 
 /** The certificate summary carried on every block. */
 export const CertificateSummarySchema = z
   .object({
-    version: z
-      .int()
-      .min(0)
-      .describe(
-        'Certificate format version (Pearl: 1–4 allowed by consensus, 5 decodable); for bytes that did not decode, the version they declare.',
-      ),
+    version: Count.describe(
+      'Certificate format version (Pearl: 1–4 allowed by consensus, 5 decodable); for bytes that did not decode, the version they declare.',
+    ),
     readable: z
       .boolean()
       .describe('Whether the certificate bytes decoded (else they are served as hex on /certificate).'),
@@ -20,7 +17,7 @@ export const CertificateSummarySchema = z
         'Whether it binds to its header: the proof commitment and the block hash it names match; null when unreadable.',
       ),
     isMoE: z.boolean().describe('Whether the useful work was a mixture-of-experts job.'),
-    proofSize: z.int().describe('Size of the ZK proof in bytes (0 when unreadable).'),
+    proofSize: Count.describe('Size of the ZK proof in bytes (0 when unreadable).'),
     proofCommitment: z.string().describe('The proof commitment the block header carries (display hex).'),
   })
   .meta({ id: 'CertificateSummary' });
@@ -37,19 +34,18 @@ export const BlockSchema = z
     time: UnixTime,
     medianTime: UnixTime.describe('Median time of the past 11 blocks.'),
     confirmations: z.int().min(1).describe('1 for the tip, growing by one per block on top.'),
-    txCount: z.int(),
-    inputCount: z.int(),
-    outputCount: z.int(),
-    size: z.int().describe('Serialized size in bytes.'),
-    strippedSize: z
-      .int()
-      .nullable()
-      .describe('Size without witness data; null when the node does not report it.'),
-    weight: z.int().nullable().describe('Block weight; null when the node does not report it.'),
-    version: z.int(),
+    txCount: Count,
+    inputCount: Count,
+    outputCount: Count,
+    size: Count.describe('Serialized size in bytes.'),
+    strippedSize: Count.nullable().describe(
+      'Size without witness data; null when the node does not report it.',
+    ),
+    weight: Count.nullable().describe('Block weight; null when the node does not report it.'),
+    version: z.int().meta({ examples: [536870912] }),
     merkleRoot: z.string(),
     bits: z.string().describe('Compact target (hex), as the node prints it.'),
-    nonce: z.int().nullable().describe('Header nonce; null on chains whose header has none (Pearl).'),
+    nonce: Count.nullable().describe('Header nonce; null on chains whose header has none (Pearl).'),
     difficulty: z
       .number()
       .describe('As the node computes it (Pearl: the network’s pow-limit target ÷ this block’s).'),
@@ -91,36 +87,36 @@ export type Block = z.infer<typeof BlockSchema>;
 const PatternSchema = z
   .object({
     hex: z.string().describe('The 6 pattern bytes: 3 × (factor − 1, length − 1).'),
-    dims: z.array(z.object({ factor: z.int(), length: z.int() })).describe('Its non-trivial dimensions.'),
-    size: z.int().describe('How many indices it selects.'),
+    dims: z.array(z.object({ factor: Count, length: Count })).describe('Its non-trivial dimensions.'),
+    size: Count.describe('How many indices it selects.'),
   })
   .meta({ id: 'PeriodicPattern' });
 
 /** The mining configuration decoded from a version 1–3 certificate's public data. */
 export const MiningConfigSchema = z
   .object({
-    commonDim: z.int().describe('k: the inner dimension of the matrix product.'),
-    rank: z.int(),
-    mmaType: z.int().describe('0 = Int7×Int7→Int32 (the only type pearld accepts).'),
+    commonDim: Count.describe('k: the inner dimension of the matrix product.'),
+    rank: Count,
+    mmaType: Count.describe('0 = Int7×Int7→Int32 (the only type pearld accepts).'),
     rowsPattern: PatternSchema,
     colsPattern: PatternSchema,
-    experts: z.int().describe('Experts of a mixture-of-experts job; 0 for a dense job.'),
-    topK: z.int(),
+    experts: Count.describe('Experts of a mixture-of-experts job; 0 for a dense job.'),
+    topK: Count,
     hashA: z.string().describe('Commitment to matrix A (hex, as on the wire).'),
     hashB: z.string().describe('Commitment to matrix B (hex, as on the wire).'),
     hashJackpot: z
       .string()
       .describe('The jackpot hash (hex, as on the wire; compared as a little-endian integer).'),
-    m: z.int(),
-    n: z.int(),
-    tRows: z.int().describe('Row base of the proved tile.'),
-    tCols: z.int().describe('Column base of the proved tile.'),
+    m: Count,
+    n: Count,
+    tRows: Count.describe('Row base of the proved tile.'),
+    tCols: Count.describe('Column base of the proved tile.'),
     moe: z
       .object({
-        expertIndex: z.int(),
-        routingOffsets: z.array(z.int()).describe('Exclusive cumulative ends of each expert’s rows.'),
+        expertIndex: Count,
+        routingOffsets: z.array(Count).describe('Exclusive cumulative ends of each expert’s rows.'),
         hashRouting: z.string(),
-        outerIndices: z.array(z.int()),
+        outerIndices: z.array(Count),
       })
       .nullable()
       .describe('The mixture-of-experts tail; null for a dense job.'),
@@ -132,10 +128,7 @@ export const CertificateSchema = z
   .object({
     blockHash: Hash64,
     height: Height,
-    version: z
-      .int()
-      .min(0)
-      .describe('Certificate format version; for unreadable bytes, the version they declare.'),
+    version: Count.describe('Certificate format version; for unreadable bytes, the version they declare.'),
     readable: z
       .boolean()
       .describe('Whether the bytes decoded under the rules of pearld (older v4 layouts included).'),
@@ -144,7 +137,7 @@ export const CertificateSchema = z
       .string()
       .nullable()
       .describe('v1, v2 (also version 3), v4, v4-large-blobs, v4-no-ancestors or v5; null when unreadable.'),
-    size: z.int().describe('Bytes of the whole certificate, its version included.'),
+    size: Count.describe('Bytes of the whole certificate, its version included.'),
     proofCommitment: z.string().describe('The commitment the header carries (display hex).'),
     computedCommitment: z
       .string()
@@ -170,7 +163,7 @@ export const CertificateSchema = z
       .string()
       .nullable()
       .describe('Public inputs of the proof (hex); null for version 5 and unreadable bytes.'),
-    publicDataSize: z.int().nullable(),
+    publicDataSize: Count.nullable(),
     isMoE: z.boolean(),
     config: MiningConfigSchema.nullable().describe(
       'The mining configuration, where its layout is certain (versions 1–3); null otherwise — see configNote.',
@@ -181,10 +174,10 @@ export const CertificateSchema = z
       .describe(
         'Why config is null (version 4’s layout is not certain, version 5 has no public data, bytes that do not follow the layout); null when decoded.',
       ),
-    proofSize: z.int().describe('Size of the proof in bytes.'),
-    ancestorHeaderCount: z
-      .int()
-      .describe('Ancestor headers a version 4/5 certificate carries (outside the commitment).'),
+    proofSize: Count.describe('Size of the proof in bytes.'),
+    ancestorHeaderCount: Count.describe(
+      'Ancestor headers a version 4/5 certificate carries (outside the commitment).',
+    ),
     ancestorHashes: z.array(Hash64).describe('Their block hashes, parent first.'),
     proofAvailable: z
       .boolean()
@@ -204,9 +197,9 @@ export type Certificate = z.infer<typeof CertificateSchema>;
 export const OutputSchema = z
   .object({
     txid: Hash64,
-    vout: z.int().min(0),
+    vout: Count,
     blockHeight: Height,
-    blockIndex: z.int().min(0).describe('Position of the creating transaction in its block.'),
+    blockIndex: Count.describe('Position of the creating transaction in its block.'),
     address: z.string().nullable().describe('Address paid; null for OP_RETURN and non-standard scripts.'),
     label: z.string().nullable().describe('Known label of the address.'),
     value: Amount,
@@ -217,7 +210,7 @@ export const OutputSchema = z
     isCoinbase: z.boolean(),
     spent: z.boolean(),
     spentBy: z
-      .object({ txid: Hash64, vin: z.int().min(0), height: Height })
+      .object({ txid: Hash64, vin: Count, height: Height })
       .nullable()
       .describe('The input that spent it, if any.'),
   })
@@ -230,14 +223,14 @@ export type Output = z.infer<typeof OutputSchema>;
 export const InputSchema = z
   .object({
     txid: Hash64,
-    vin: z.int().min(0),
+    vin: Count,
     isCoinbase: z.boolean(),
     prevTxid: Hash64.nullable().describe('Transaction of the spent output; null for a coinbase input.'),
-    prevVout: z.int().nullable(),
+    prevVout: Count.nullable(),
     address: z.string().nullable().describe('Address of the spent output.'),
     label: z.string().nullable(),
     value: Amount.describe('Value of the spent output (0 for a coinbase input).'),
-    sequence: z.int(),
+    sequence: Count.meta({ examples: [4294967295] }),
   })
   .meta({ id: 'Input' });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Count, Height } from './common.js';
 
 /** The chain the API's data comes from, as the indexer recorded it. */
 export const ChainSchema = z
@@ -13,7 +14,7 @@ export const ChainSchema = z
     units: z.object({
       symbol: z.string().nullable().describe('The coin’s ticker (PRL), when the profile knows it.'),
       baseUnit: z.string().describe('The integer unit every amount is in (grain, satoshi).'),
-      decimals: z.int().describe('Base units per coin = 10^decimals.'),
+      decimals: Count.describe('Base units per coin = 10^decimals.'),
     }),
     emissionFormula: z
       .string()
@@ -24,7 +25,7 @@ export const ChainSchema = z
       .nullable()
       .describe('Base units the schedule will ever emit (decimal string); null when not known.'),
     certificateForks: z
-      .record(z.string(), z.int().nullable())
+      .record(z.string(), Height.nullable())
       .nullable()
       .describe(
         'Heights from which each certificate version is required (moe: v2, saltedSeed: v3, fp8: v4, fp16: v5), where the network’s parameters are known.',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { Amount, Hash64 } from './common.js';
+import { Amount, Count, Hash64, TipHeight, UnixTime } from './common.js';
 
 const IsoTime = z.string().describe('ISO 8601 time, UTC.');
-const Seconds = z.int().min(0);
+const Seconds = Count;
 
 /** The price of the coin in one vs-currency, with the service's own market cap. */
 export const MarketQuoteSchema = z
@@ -35,7 +35,9 @@ export const MarketSchema = z
     staleAfterSeconds: Seconds.describe('Age past which data counts as stale (a multiple of the refresh).'),
     supply: z
       .object({
-        height: z.int().describe('Indexed height the circulating supply was read at (-1 before any block).'),
+        height: TipHeight.describe(
+          'Indexed height the circulating supply was read at (-1 before any block).',
+        ),
         blockHash: Hash64.nullable(),
         circulating: Amount.describe(
           'Circulating supply in base units (1 coin = 10^8), as /v1/analytics/supply.',
@@ -56,13 +58,13 @@ export const MarketChartSchema = z
     provider: z.string(),
     demo: z.boolean(),
     vsCurrency: z.string(),
-    days: z.int().describe('Window: 1, 7, 30, 90 or 365 days.'),
+    days: Count.describe('Window: 1, 7, 30, 90 or 365 days.').meta({ examples: [7] }),
     fetchedAt: IsoTime,
     ageSeconds: Seconds,
     stale: z.boolean(),
     staleAfterSeconds: Seconds,
     points: z
-      .array(z.object({ time: z.int().describe('Unix time in seconds.'), price: z.number() }))
+      .array(z.object({ time: UnixTime.describe('Unix time in seconds.'), price: z.number() }))
       .describe('Oldest first. About 5-minute points for 1 day, hourly up to 90 days, daily for 365.'),
   })
   .meta({ id: 'MarketChart' });
@@ -77,14 +79,14 @@ export const MarketAnalyticsSchema = z
     coin: z.string().nullable(),
     demo: z.boolean().nullable(),
     vsCurrencies: z.array(z.string()),
-    refreshIntervalMs: z.int().nullable(),
+    refreshIntervalMs: Count.nullable(),
     staleAfterSeconds: Seconds.nullable(),
     stale: z
       .boolean()
       .nullable()
       .describe('Whether /v1/market would answer stale; null when nothing is stored.'),
     snapshots: z.object({
-      count: z.int(),
+      count: Count,
       oldest: IsoTime.nullable(),
       newest: IsoTime.nullable(),
     }),
@@ -92,11 +94,11 @@ export const MarketAnalyticsSchema = z
       .array(
         z.object({
           vsCurrency: z.string(),
-          days: z.int(),
+          days: Count.meta({ examples: [7] }),
           fetchedAt: IsoTime,
           ageSeconds: Seconds,
           stale: z.boolean(),
-          points: z.int(),
+          points: Count,
         }),
       )
       .describe('Stored chart windows of the configured provider and coin.'),
@@ -110,7 +112,7 @@ export const MarketAnalyticsSchema = z
       .boolean()
       .nullable()
       .describe('Whether the last attempt succeeded; null before the first attempt.'),
-    consecutiveFailures: z.int(),
+    consecutiveFailures: Count,
     nextAttemptAt: IsoTime.nullable().describe(
       'When the refresher tries next (later after failures and 429s).',
     ),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Amount, Hash64, Height, UnixTime } from './common.js';
+import { Amount, Count, Hash64, Height, UnixTime } from './common.js';
 
 const PoolRef = z.object({ id: z.string(), name: z.string() }).meta({ id: 'PoolRef' });
 
@@ -9,7 +9,7 @@ export const MinerSchema = z
     address: z.string(),
     label: z.string().nullable().describe('Known label of the payout address.'),
     seen: z.boolean().describe('False when the address has mined no indexed block (all figures 0).'),
-    blocks: z.int().describe('Blocks whose first coinbase payout went to this address.'),
+    blocks: Count.describe('Blocks whose first coinbase payout went to this address.'),
     share: z.number().describe('blocks ÷ all indexed blocks (0–1).'),
     reward: Amount.describe('Σ coinbase outputs of those blocks (all payouts, not only this address’s).'),
     firstHeight: Height.nullable(),
@@ -24,7 +24,7 @@ export type Miner = z.infer<typeof MinerSchema>;
 
 /** Blocks per UTC day. */
 export const DailyBlocksSchema = z
-  .object({ date: z.string().describe('UTC day, YYYY-MM-DD.'), blocks: z.int() })
+  .object({ date: z.string().describe('UTC day, YYYY-MM-DD.'), blocks: Count })
   .meta({ id: 'DailyBlocks' });
 
 /** A daily count. */
@@ -36,7 +36,7 @@ export const PoolShareSchema = z
     id: z.string().describe('Pool id (slug); `unknown` for blocks no definition matched.'),
     name: z.string(),
     link: z.string().nullable(),
-    blocks: z.int(),
+    blocks: Count,
     share: z.number().describe('blocks ÷ blocks in the window (0–1).'),
   })
   .meta({ id: 'PoolShare' });
@@ -54,7 +54,7 @@ export type PoolWindow = z.infer<typeof PoolWindowSchema>;
 export const PayoutOutputSchema = z
   .object({
     txid: Hash64,
-    vout: z.int(),
+    vout: Count,
     blockHeight: Height,
     blockHash: Hash64,
     time: UnixTime,
@@ -75,15 +75,20 @@ export const PoolSchema = z
     name: z.string(),
     link: z.string().nullable(),
     defined: z.boolean().describe('Whether the pool comes from the definitions file (`unknown` does not).'),
+    seen: z
+      .boolean()
+      .describe(
+        'False for an id that no pool definition names and no indexed block is attributed to (all totals 0, lists empty).',
+      ),
     tags: z.array(z.string()).describe('Coinbase-tag regexes of the definition.'),
     definedAddresses: z.array(z.string()).describe('Payout addresses of the definition.'),
-    blocks: z.int().describe('All indexed blocks attributed to the pool.'),
+    blocks: Count.describe('All indexed blocks attributed to the pool.'),
     share: z.number().describe('blocks ÷ all indexed blocks.'),
     reward: Amount,
     firstHeight: Height.nullable(),
     lastHeight: Height.nullable(),
     payoutAddresses: z
-      .array(z.object({ address: z.string(), label: z.string().nullable(), blocks: z.int() }))
+      .array(z.object({ address: z.string(), label: z.string().nullable(), blocks: Count }))
       .describe(
         'Addresses its last 1,000 blocks paid (first payout output), most blocks first (at most 20).',
       ),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Amount, Hash64, Height } from './common.js';
+import { Amount, Count, Hash64, Height } from './common.js';
 
 /** What a search match or suggestion points at. */
 export const SearchKindSchema = z
@@ -36,11 +36,9 @@ export const SearchMatchSchema = z
       .describe(
         'Address matches only: whether an indexed transaction touches the address (false for a valid address never used).',
       ),
-    blocks: z
-      .int()
-      .min(0)
-      .optional()
-      .describe('Miner and pool matches only: blocks mined by the payout address or attributed to the pool.'),
+    blocks: Count.optional().describe(
+      'Miner and pool matches only: blocks mined by the payout address or attributed to the pool.',
+    ),
   })
   .meta({ id: 'SearchMatch' });
 
@@ -115,21 +113,19 @@ export const FeeRateBucketSchema = z
       .number()
       .nullable()
       .describe('Upper edge (exclusive), base units per virtual byte; null for the open top bucket.'),
-    count: z.int().min(0).describe('Transactions whose fee rate falls in the bucket.'),
-    vsize: z.int().min(0).describe('Their total virtual size in vbytes.'),
+    count: Count.describe('Transactions whose fee rate falls in the bucket.'),
+    vsize: Count.describe('Their total virtual size in vbytes.'),
   })
   .meta({ id: 'FeeRateBucket' });
 
 /** The node's mempool, summarised. */
 export const MempoolSummarySchema = z
   .object({
-    count: z.int().min(0).describe('Unconfirmed transactions.'),
-    bytes: z.int().min(0).describe('Sum of their virtual sizes (vbytes).'),
-    usage: z
-      .int()
-      .min(0)
-      .optional()
-      .describe('Memory the node uses for the mempool, in bytes; absent when the node does not report it.'),
+    count: Count.describe('Unconfirmed transactions.'),
+    bytes: Count.describe('Sum of their virtual sizes (vbytes).'),
+    usage: Count.optional().describe(
+      'Memory the node uses for the mempool, in bytes; absent when the node does not report it.',
+    ),
     totalFee: Amount.describe('Sum of their base fees, in base units.'),
     minFeeRate: z
       .number()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Amount, Hash64, Height, SignedAmount, UnixTime } from './common.js';
+import { Amount, Count, Hash64, Height, SignedAmount, UnixTime } from './common.js';
 
 /** The transaction kinds the indexer assigns. */
 export const TxTypeSchema = z
@@ -14,16 +14,16 @@ export const TxSchema = z
     txid: Hash64,
     blockHeight: Height,
     blockHash: Hash64,
-    blockIndex: z.int().min(0).describe('Position in the block (0 = coinbase).'),
+    blockIndex: Count.describe('Position in the block (0 = coinbase).'),
     time: UnixTime,
     confirmations: z.int().min(1),
-    size: z.int(),
-    vsize: z.int(),
-    weight: z.int(),
-    version: z.int(),
-    locktime: z.int(),
-    inputCount: z.int(),
-    outputCount: z.int(),
+    size: Count,
+    vsize: Count,
+    weight: Count,
+    version: z.int().meta({ examples: [2] }),
+    locktime: Count,
+    inputCount: Count,
+    outputCount: Count,
     valueIn: Amount,
     valueOut: Amount,
     fee: Amount,
@@ -82,7 +82,7 @@ export const TxFlowSchema = z
           address: z.string().nullable(),
           value: Amount,
           prevTxid: Hash64.nullable(),
-          prevVout: z.int().nullable(),
+          prevVout: Count.nullable(),
         }),
       )
       .describe('The first 250 inputs; see inputsTruncated and /inputs for all.'),
@@ -91,7 +91,7 @@ export const TxFlowSchema = z
         z.object({
           address: z.string().nullable(),
           value: Amount,
-          vout: z.int(),
+          vout: Count,
           scriptType: z.string(),
           spent: z.boolean(),
         }),

@@ -130,19 +130,21 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
       { path: '/v1/pools/top?limit=0', status: 400 },
       { path: '/v1/pools/top?cursor=abc', status: 400 },
     ],
+    // The contract declares 404 only where one block or transaction is addressed: an unknown pool id is an
+    // empty pool, as an unused address is an empty address.
     getPool: [
       { path: `/v1/pools/${s.pool}`, status: 200 },
       { path: '/v1/pools/unknown', status: 200 },
-      { path: '/v1/pools/no-such-pool', status: 404 },
+      { path: '/v1/pools/no-such-pool', status: 200 },
       { path: '/v1/pools/bad%20id', status: 400 },
     ],
     getPoolBlocksOverTime: [
       { path: `/v1/pools/${s.pool}/blocks-over-time`, status: 200 },
-      { path: '/v1/pools/no-such-pool/blocks-over-time', status: 404 },
+      { path: '/v1/pools/no-such-pool/blocks-over-time', status: 200 },
     ],
     listPoolPayoutOutputs: [
       ...list(`/v1/pools/${s.pool}/payout-outputs`),
-      { path: '/v1/pools/no-such-pool/payout-outputs', status: 404 },
+      { path: '/v1/pools/no-such-pool/payout-outputs', status: 200 },
     ],
     getNetworkAnalytics: [{ path: '/v1/analytics/network', status: 200 }],
     getPouwAnalytics: [{ path: '/v1/analytics/pouw', status: 200 }],
@@ -227,6 +229,46 @@ describe.each(cases)('API contract (%s)', (_name, driver, dialect) => {
     ).not.toBeNull();
     expect(validator.check('getBlock', 200, { ...good, meta: { requestId: 'x' } })).not.toBeNull();
     expect(validator.check('getBlock', 418, good)).toMatch(/not declared/);
+    // The served document lets success bodies gain members (the contract says so); our own answers are
+    // checked against its closed form, so a misspelled member still fails here.
+    const { txCount, ...rest } = good.block;
+    const misspelled = { ...good, block: { ...rest, txcount: txCount } };
+    expect(validator.check('getBlock', 200, { ...good, block: { ...good.block, txcount: 1 } })).toMatch(
+      /additional properties/,
+    );
+    expect(validator.check('getBlock', 200, { ...good, meta: { ...good.meta, nodeheight: 1 } })).toMatch(
+      /additional properties/,
+    );
+    const open = createResponseValidator((await f.get('/v1/openapi.json')).body, { closed: false });
+    expect(open.check('getBlock', 200, { ...good, block: { ...good.block, added: 1 }, added: 1 })).toBeNull();
+    expect(open.check('getBlock', 200, misspelled)).toMatch(/txCount/);
+  });
+
+  it('answers an unknown pool id like an unused address: 200, zero totals, empty lists, seen false', async () => {
+    const known = (await f.get(`/v1/pools/${s.pool}`)).body.pool;
+    expect(known).toMatchObject({ id: s.pool, seen: true, defined: true });
+    const pool = await f.get('/v1/pools/no-such-pool');
+    expect(pool.status).toBe(200);
+    expect(pool.body.pool).toEqual({
+      id: 'no-such-pool',
+      name: 'no-such-pool',
+      link: null,
+      defined: false,
+      seen: false,
+      tags: [],
+      definedAddresses: [],
+      blocks: 0,
+      share: 0,
+      reward: '0',
+      firstHeight: null,
+      lastHeight: null,
+      payoutAddresses: [],
+      recentPayoutOutputs: [],
+    });
+    expect((await f.get('/v1/pools/no-such-pool/blocks-over-time')).body.days).toEqual([]);
+    const outputs = await f.get('/v1/pools/no-such-pool/payout-outputs');
+    expect(outputs.body.outputs).toEqual([]);
+    expect(outputs.body.pagination).toMatchObject({ hasMore: false, cursor: null });
   });
 
   it('documents every operation of the contract', () => {
@@ -388,8 +430,10 @@ describe.each(cases)('API contract (%s)', (_name, driver, dialect) => {
     );
     expect(ok.body.meta.indexedTip).toBe(f.devnet.height());
     expect(ok.body.meta.indexedTipHash).toBe(f.devnet.tipHash());
+    expect(ok.body.meta.nodeHeight).toBe(f.devnet.height());
     const err = await f.get('/v1/blocks/99999999');
     expect(Object.keys(err.body.meta).sort()).toEqual(['indexedTip', 'nodeHeight', 'requestId', 'servedAt']);
+    expect(err.body.meta).toMatchObject({ indexedTip: f.devnet.height(), nodeHeight: f.devnet.height() });
   });
 });
 

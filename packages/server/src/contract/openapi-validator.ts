@@ -9,12 +9,36 @@ export interface ResponseValidator {
   /** Returns null when `body` matches the documented response of `operationId` for `status`, else the errors. */
   check(operationId: string, status: number, body: unknown): string | null;
   operationIds(): string[];
+  /** Returns null when `body` matches the named component schema (e.g. `ErrorEnvelope`), else the errors. */
+  checkComponent(name: string, body: unknown): string | null;
   /** The path template of an operation. */
   pathOf(operationId: string): string;
 }
 
-/** Compiles every response schema of a served OpenAPI 3.1 document. */
-export function createResponseValidator(doc: any): ResponseValidator {
+/**
+ * The document with every object that names its properties closed (`additionalProperties: false`), as zod
+ * declares them. The served document leaves success bodies open, as the contract says; our own tests check
+ * our answers against the closed form, so that a misspelled or stray member still fails.
+ */
+export function closeObjects<T>(doc: T): T {
+  const close = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(close);
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) out[k] = k === 'examples' || k === 'default' ? v : close(v);
+    if (out.properties && typeof out.properties === 'object' && !('additionalProperties' in out))
+      out.additionalProperties = false;
+    return out;
+  };
+  return close(doc) as T;
+}
+
+/**
+ * Compiles every response schema of a served OpenAPI 3.1 document; `closed` (the default) checks against
+ * {@link closeObjects} of it, `closed: false` against the document as served.
+ */
+export function createResponseValidator(served: any, opts: { closed?: boolean } = {}): ResponseValidator {
+  const doc = opts.closed === false ? served : closeObjects(served);
   const ajv = new Ajv2020({ strict: false, allErrors: false });
   addFormats(ajv);
   ajv.addSchema({ $id: BASE, components: doc.components });
@@ -25,6 +49,11 @@ export function createResponseValidator(doc: any): ResponseValidator {
   const compiled = new Map<string, ReturnType<typeof ajv.compile>>();
   return {
     operationIds: () => [...ops.keys()],
+    checkComponent(name, body) {
+      const validate = ajv.getSchema(`${BASE}#/components/schemas/${name}`);
+      if (!validate) return `no component ${name}`;
+      return validate(body) ? null : ajv.errorsText(validate.errors);
+    },
     pathOf: (id) => ops.get(id)!.path,
     check(operationId, status, body) {
       const op = ops.get(operationId);

@@ -1,3 +1,4 @@
+import { ApiError, refuseRequest } from '@explorer/core';
 import type { MiddlewareHandler } from 'hono';
 import { requestIdOf, serverErrorBody } from '../server-envelope.js';
 
@@ -15,15 +16,26 @@ export function targetLength(url: string): number {
 
 /**
  * Refuses request targets longer than `maxUrlLength` with a 414 envelope before any routing or parsing.
- * (Headers are bounded by the HTTP server's maxHeaderSize; see client-errors.ts.)
+ * Under /v1 the API gives that answer (marked with core's refuseRequest, it refuses the request before it
+ * routes or parses it), so it carries the API's meta — indexed tip, node height — and rate-limit headers like
+ * every other /v1 answer; elsewhere (`/`, `/docs`) the server's own envelope. (Headers are bounded by the HTTP
+ * server's maxHeaderSize; see client-errors.ts.)
  * @example app.use(requestBounds({ maxUrlLength: 2048 }))
  */
 export function requestBounds(opts: RequestBoundsOptions = {}): MiddlewareHandler {
   const max = opts.maxUrlLength ?? 2048;
   return async (c, next) => {
     if (targetLength(c.req.url) <= max) return next();
+    const message = `the request URL is longer than ${max} bytes`;
+    if (c.req.path === '/v1' || c.req.path.startsWith('/v1/')) {
+      refuseRequest(c.req.raw, new ApiError(414, message));
+      await next();
+      // The API answered (or counted the request past the limit: 429).
+      if (c.res.status === 414 || c.res.status === 429) return;
+    }
     const requestId = requestIdOf(c.req.raw.headers);
-    c.res = new Response(serverErrorBody(requestId, `the request URL is longer than ${max} bytes`), {
+    c.res = undefined;
+    c.res = new Response(serverErrorBody(requestId, message), {
       status: 414,
       headers: {
         'content-type': 'application/json; charset=utf-8',

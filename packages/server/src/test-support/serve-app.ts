@@ -33,7 +33,7 @@ export async function serveApp(
       resolve,
     );
   });
-  if (opts.log) attachClientErrorHandler(server, opts.log);
+  if (opts.log) attachClientErrorHandler(server, opts.log, () => fetch);
   return {
     url: `http://127.0.0.1:${info.port}`,
     close: () =>

@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildOpenApiDocument, createExplorerApi, v1Routes } from '@explorer/core';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../cli/src/program.js';
+import { createServerApp } from './app.js';
+import type { CommandContext } from './commands/context.js';
+import { createLogger } from './logger.js';
+import { createProgram } from './program.js';
+import { failingStore } from './test-support/serve-app.js';
+import { SERVER_VERSION } from './version.js';
+
+// One version everywhere a user looks (docs/decisions.md, "Versions"): every package, both command lines,
+// the front door, /v1/status and the OpenAPI document. The document's version is the API contract's.
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const packages = readdirSync(join(root, 'packages')).map((dir) => ({
+  dir,
+  ...(JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    private?: boolean;
+  }),
+}));
+
+/** What `explorer-server --version` prints. */
+async function serverVersion(): Promise<string> {
+  let out = '';
+  const ctx: CommandContext = {
+    env: {},
+    stdout: () => {},
+    stderr: () => {},
+    exit: () => {},
+    onSignal: () => {},
+  };
+  const program = createProgram(ctx).exitOverride();
+  program.configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (out += s) });
+  await program.parseAsync(['node', 'explorer-server', '--version']).catch((e: { code?: string }) => {
+    if (e.code !== 'commander.version') throw e;
+  });
+  return out.trim();
+}
+
+/** What `explorer --version` prints. */
+async function cliVersion(): Promise<string> {
+  let out = '';
+  const io = {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (out += s) },
+    env: {},
+    signal: new AbortController().signal,
+  };
+  expect(await runCli(['--version'], io)).toBe(0);
+  return out.trim();
+}
+
+describe('one version everywhere', () => {
+  const document = buildOpenApiDocument(v1Routes, 'http://127.0.0.1:3000');
+  const version = (document.info as { version: string }).version;
+
+  it('is the API document’s version, and every package has it', () => {
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(packages.length).toBeGreaterThanOrEqual(8);
+    expect(Object.fromEntries(packages.map((p) => [p.name, p.version]))).toEqual(
+      Object.fromEntries(packages.map((p) => [p.name, version])),
+    );
+  });
+
+  it('is what both command lines print for --version', async () => {
+    expect(await serverVersion()).toBe(version);
+    expect(await cliVersion()).toBe(version);
+  });
+
+  it('is what / and /v1/status announce', async () => {
+    const api = createExplorerApi({ store: failingStore, routes: v1Routes, node: null });
+    const app = createServerApp({ api, log: createLogger({ level: 'silent' }) });
+    expect(SERVER_VERSION).toBe(version);
+    expect((await (await app.request('/')).json()).version).toBe(version);
+    const page = await (await app.request('/', { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain(`<small id="version">explorer ${version}</small>`);
+    expect((await (await app.request('/v1/status')).json()).status.api.version).toBe(version);
+  });
+
+  it('stays one: the changesets fixed group holds every published package', () => {
+    const config = JSON.parse(readFileSync(join(root, '.changeset/config.json'), 'utf8')) as {
+      fixed: string[][];
+    };
+    const published = packages.filter((p) => !p.private).map((p) => p.name);
+    expect(config.fixed).toHaveLength(1);
+    expect([...config.fixed[0]!].sort()).toEqual(published.sort());
+  });
+});
