@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -16,5 +17,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One worker per core: the suite mostly waits on PostgreSQL, child processes and sockets (a run with one
+    // worker, vitest's default on two cores, kept the machine about half idle).
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });
