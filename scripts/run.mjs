@@ -10,6 +10,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { constants } from 'node:os';
 import { createInterface } from 'node:readline';
 
 const PNPM_VERSION = '10.34.9';
@@ -91,8 +92,11 @@ async function start() {
     stdio: ['inherit', 'pipe', 'inherit'],
     env: quiet ? { ...process.env, LOG_LEVEL: 'warn' } : process.env,
   });
-  // Ctrl-C reaches the server too (same process group); this process waits for it to finish closing.
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+  // Ctrl-C reaches the server itself (same process group), so SIGINT is not passed on again (a second signal
+  // would make it exit without closing); a SIGTERM sent to this process alone is. Either way this process
+  // waits for the server to finish closing.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => server.kill('SIGTERM'));
   let declarations = null;
   createInterface({ input: server.stdout }).on('line', (line) => {
     console.log(line);
@@ -102,9 +106,10 @@ async function start() {
       declarations = buildDeclarations();
     }
   });
-  server.on('exit', async (code, signal) => {
+  server.on('exit', (code, signal) => {
     declarations?.kill();
-    process.exit(code ?? (signal ? 0 : 1));
+    // Killed by a signal (kill -9, out of memory) is a failure, reported as a shell would: 128 + its number.
+    process.exit(code ?? 128 + (constants.signals[signal] ?? 0));
   });
 }
 
@@ -114,7 +119,7 @@ function nextSteps(url) {
     '',
     `  open   ${url}/            front page: status and the latest blocks`,
     `         ${url}/docs        the API reference`,
-    `  try    curl ${url}/v1/blocks?limit=5`,
+    `  try    curl '${url}/v1/blocks?limit=5'`,
     `         npm run explorer -- blocks --limit 5${url === 'http://127.0.0.1:3000' ? '' : ` --base-url ${url}`}`,
     '  stop   Ctrl-C (the index is kept in the data dir for the next start)',
     '',

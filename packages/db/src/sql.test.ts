@@ -207,12 +207,41 @@ describe.skipIf(reason !== null)('prepared statements on PostgreSQL', () => {
   });
 });
 
+describe.skipIf(reason !== null)('the writer lock on PostgreSQL', () => {
+  it('knows it is gone when the server ends its connection, and says so inside a transaction too', async () => {
+    const { createPgSql } = await import('./drivers/pg.js');
+    const sql = createPgSql({ connectionString: process.env.TEST_DATABASE_URL!, max: 3 });
+    const key = 7_300_000 + (process.pid % 1000);
+    try {
+      const lock = await sql.tryAdvisoryLock(key);
+      if (!lock) throw new Error('the lock was not free');
+      expect(lock.held()).toBe(true);
+      expect(await sql.transaction((tx) => lock.confirm(tx))).toBe(true);
+      // A second session is refused while the first holds it.
+      expect(await sql.tryAdvisoryLock(key)).toBeNull();
+      const [holder] = await sql.query<{ pid: number }>(
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND objsubid = 2 AND granted`,
+        [key],
+      );
+      expect(await sql.query('SELECT pg_terminate_backend($1) AS ok', [holder!.pid])).toEqual([{ ok: true }]);
+      // The connection's 'error' event (which must not end the process) tells held(); the database tells confirm().
+      await expect.poll(() => lock.held(), { timeout: 5_000 }).toBe(false);
+      expect(await sql.transaction((tx) => lock.confirm(tx))).toBe(false);
+      await lock.release();
+      const again = await sql.tryAdvisoryLock(key);
+      expect(again?.held()).toBe(true);
+      await again?.release();
+    } finally {
+      await sql.close();
+    }
+  });
+});
+
 describe('DatabaseError.unavailable', () => {
   it('tells a database that cannot be reached or will not take a connection from a bad statement', () => {
-    const of = (code: string | undefined, message = 'x') => new DatabaseError(message, code, 'q').unavailable;
-    for (const code of [undefined, '08006', '08001', '57P01', '57P03', '53300', '3D000'])
+    const of = (code: string | undefined) => new DatabaseError('x', code, 'q').unavailable;
+    for (const code of [undefined, '08006', '08001', '57P01', '57P03', '53300', '3D000', '55000'])
       expect(of(code)).toBe(true);
-    expect(of('55000', 'database "x" is not currently accepting connections')).toBe(true);
-    for (const code of ['42601', '23505', '57014', '55000', '40001']) expect(of(code)).toBe(false);
+    for (const code of ['42601', '23505', '57014', '40001', '42P01']) expect(of(code)).toBe(false);
   });
 });

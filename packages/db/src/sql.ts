@@ -41,6 +41,11 @@ export interface AdvisoryLock {
    * server released the lock with it, so the holder must stop writing and take the lock again.
    */
   held(): boolean;
+  /**
+   * Asks the database, inside `tx`, whether the lock is still held: a write transaction calls it last, so
+   * that it commits only while the lock is (a dropped connection can go unnoticed by held() for a while).
+   */
+  confirm(tx: Sql): Promise<boolean>;
 }
 
 /** A database failure translated at the boundary: carries the query name and the server's SQLSTATE. */
@@ -58,17 +63,13 @@ export class DatabaseError extends Error {
   /**
    * True when the failure means the database could not be reached or would not take the connection (no code:
    * the network; 08: connection exceptions; 57P: shut down, starting or dropped; 53300: too many connections;
-   * 3D000: no such database; 55000 when it is not accepting connections), rather than a bad statement.
+   * 3D000: no such database; 55000: a database not accepting connections — no statement of ours meets it
+   * otherwise), rather than a bad statement. Codes only: server messages may be in any language.
    */
   get unavailable(): boolean {
     const c = this.code;
     return (
-      c === undefined ||
-      c.startsWith('08') ||
-      c.startsWith('57P') ||
-      c === '53300' ||
-      c === '3D000' ||
-      (c === '55000' && /accepting connections/.test(this.message))
+      c === undefined || c.startsWith('08') || c.startsWith('57P') || ['53300', '3D000', '55000'].includes(c)
     );
   }
 

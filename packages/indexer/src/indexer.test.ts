@@ -172,6 +172,34 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
     expect(indexer.status().tipHash).toBe(devnet.tipHash());
   });
 
+  it('commits nothing once the database no longer shows its writer lock, and takes the lock again to go on', async () => {
+    // A lock that the database says is gone (its connection dropped without a word) while the process still
+    // thinks it holds it: the batch must roll back rather than commit beside another writer.
+    let gone = true;
+    const base = db.sql;
+    const sql = {
+      ...base,
+      async tryAdvisoryLock(key: number) {
+        const lock = await base.tryAdvisoryLock(key);
+        return lock && { ...lock, confirm: async (tx: typeof base) => !gone && (await lock.confirm(tx)) };
+      },
+    };
+    const writer = createIndexer({ sql, node, definitions, batchTxTarget: 200 });
+    await indexer.stop();
+    try {
+      devnet.mine(3);
+      const before = await canonicalDump(db.sql);
+      await expect(writer.syncOnce()).rejects.toThrow(/writer lock was lost/);
+      expect(await canonicalDump(db.sql)).toEqual(before);
+      gone = false;
+      await writer.syncOnce();
+      expect(writer.status().tipHeight).toBe(devnet.height());
+      expect(await checkInvariants(db.sql)).toEqual([]);
+    } finally {
+      await writer.stop();
+    }
+  });
+
   it('re-attributes blocks when the pool list changes, without re-indexing', async () => {
     const pools = await db.sql.query<{ pool_id: string; blocks: number }>(
       'SELECT pool_id, blocks FROM pool_stats ORDER BY 1',

@@ -145,6 +145,8 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     status.lag = status.nodeHeight === null ? null : Math.max(0, status.nodeHeight - status.tipHeight);
     if (changed)
       log.info({ state, error, tip: status.tipHeight, node: status.nodeHeight }, `indexer ${state}`);
+    // Only the writer's state is the indexer's: one that lost (or never got) the lock keeps its own in memory.
+    if (!lock?.held()) return;
     try {
       await writeIndexerStatus(sql, { status: state, error, nodeHeight: status.nodeHeight });
     } catch {
@@ -164,17 +166,27 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     if (!lock) throw new IndexerLockedError('another indexer holds the writer lock on this database');
   }
 
-  /** Writes only while the writer lock is held: another indexer may have taken it the moment it was lost. */
-  function assertLock(): void {
-    if (!lock?.held())
-      throw new WriterLockLostError('the writer lock was lost with its database connection; retrying');
+  /**
+   * Runs a write transaction only while the writer lock is held, and commits it only if the database still
+   * says so at the end: another indexer may have taken the lock the moment its connection was lost.
+   */
+  function whileLocked<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const lost = () =>
+      new WriterLockLostError('the writer lock was lost with its database connection; retrying');
+    if (!lock?.held()) return Promise.reject(lost());
+    const held = lock;
+    return sql.transaction(async (tx) => {
+      const result = await fn(tx);
+      if (!(await held.confirm(tx))) throw lost();
+      return result;
+    });
   }
 
   async function syncDefinitions(): Promise<void> {
     if (definitionsSynced) return;
     const state = await readIndexerState(sql);
     if (state.definitions_hash !== definitions.hash) {
-      const changed = await sql.transaction(async (tx) => {
+      const changed = await whileLocked(async (tx) => {
         await replaceDefinitions(tx, definitions.pools, definitions.labels, definitions.hash);
         return reattributePools(tx, (hex, payouts) => definitions.attribute(hex, payouts));
       });
@@ -274,8 +286,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           state.tip_height <= nodeHeight ? await node.call<string>('getblockhash', [state.tip_height]) : null;
         if (nodeHash !== state.tip_hash) {
           const fork = await findFork(state.tip_height, nodeHeight);
-          assertLock();
-          const r = await sql.transaction((tx) => rollbackTo(tx, fork));
+          const r = await whileLocked((tx) => rollbackTo(tx, fork));
           rolledBack += r.removedBlocks;
           status.tipHeight = r.newTip.height;
           status.tipHash = r.newTip.hash;
@@ -300,18 +311,13 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       const ingest = new IngestState(opts.cache);
       let writing: Promise<void> | null = null;
       const write = (p: PreparedBatch) =>
-        sql
-          .transaction((tx) => {
-            assertLock();
-            return writePrepared(tx, p);
-          })
-          .then(() => {
-            ingest.committed(p.seq);
-            applied += p.last.height - p.parent.height;
-            status.tipHeight = p.last.height;
-            status.tipHash = p.last.hash;
-            status.lag = Math.max(0, nodeHeight - p.last.height);
-          });
+        whileLocked((tx) => writePrepared(tx, p)).then(() => {
+          ingest.committed(p.seq);
+          applied += p.last.height - p.parent.height;
+          status.tipHeight = p.last.height;
+          status.tipHash = p.last.hash;
+          status.lag = Math.max(0, nodeHeight - p.last.height);
+        });
       /** Waits for the batch being written; false when it no longer extended the tip. */
       const settle = async (): Promise<boolean> => {
         if (!writing) return true;
@@ -406,7 +412,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       await loop;
       loop = null;
       status.state = 'stopped';
-      await writeIndexerStatus(sql, { status: 'stopped' }).catch(() => {});
+      if (lock?.held()) await writeIndexerStatus(sql, { status: 'stopped' }).catch(() => {});
       if (lock) {
         await lock.release();
         lock = null;

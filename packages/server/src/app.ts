@@ -25,6 +25,8 @@ export interface ServerAppDeps {
   trustProxy?: boolean;
   /** Bodies at least this large are gzipped for clients that accept it (default 1,024 bytes). */
   compressThreshold?: number;
+  /** The address clients reach this server at, for the examples at `/` (default: each request's origin). */
+  publicBaseUrl?: string;
   /** Name and version announced at `/` (default `explorer` and the package version). */
   info?: { name: string; version: string };
   /**
@@ -57,7 +59,15 @@ export function createServerApp(deps: ServerAppDeps): Hono {
   app.use(requestBounds({ maxUrlLength: deps.maxUrlLength }));
 
   // The front door: a page for browsers (status and latest blocks, read through the API), JSON for programs.
-  app.get('/', rootHandler({ api: deps.api, info, clientAddress: (c) => clientAddress(c, { trustProxy }) }));
+  app.get(
+    '/',
+    rootHandler({
+      api: deps.api,
+      info,
+      publicBaseUrl: deps.publicBaseUrl,
+      clientAddress: (c) => clientAddress(c, { trustProxy }),
+    }),
+  );
 
   // The rendered reference; /v1/docs stays the API's JSON.
   app.route('/docs', createDocsPage());

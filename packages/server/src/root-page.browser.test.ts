@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)('the front door in Chromium, on a running explorer
     const response = await page.goto(`${url}/`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-type']).toMatch(/^text\/html/);
-    expect(await page.title()).toContain('Pearl (PRL)');
+    expect(await page.title()).toBe('Explorer API · PRL regtest');
     expect(await page.textContent('#version')).toBe(`explorer ${SERVER_VERSION}`);
     expect(await page.textContent('#indexed-tip')).toBe(String(BLOCKS));
     expect(await page.textContent('#node-height')).toBe(String(BLOCKS));

@@ -108,6 +108,21 @@ describe('/ content negotiation', () => {
     expect(res.headers.get('vary')).toMatch(/\bAccept\b/);
     expect(await res.text()).toMatch(/^<!doctype html>/);
   });
+
+  it('shows the configured public address in its examples, not the address a proxy forwarded to', async () => {
+    const { api } = fakeApi();
+    const app = createServerApp({
+      api,
+      log: silent,
+      info: { name: 'explorer', version: '9.8.7' },
+      publicBaseUrl: 'https://explorer.example.org',
+    });
+    const index = (await (await app.request('http://10.0.0.7:3000/')).json()) as { cli: { example: string } };
+    expect(index.cli.example).toBe('explorer --base-url https://explorer.example.org blocks --limit 50');
+    const page = await (await app.request('http://10.0.0.7:3000/', { headers: { accept: BROWSER } })).text();
+    expect(page).toContain("curl -s 'https://explorer.example.org/v1/blocks?limit=5'");
+    expect(page).not.toContain('10.0.0.7');
+  });
 });
 
 describe('the / page', () => {
@@ -121,6 +136,7 @@ describe('the / page', () => {
     });
     const res = await appOver(api).request('/', { headers: { accept: BROWSER, 'x-request-id': 'page-1' } });
     const page = await res.text();
+    expect(page).toContain('<title>Explorer API · PRL regtest</title>');
     expect(page).toContain('Pearl (PRL)');
     expect(page).toContain('Bitcoin Core');
     expect(page).toContain('<small id="version">explorer 9.8.7</small>');

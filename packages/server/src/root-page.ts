@@ -20,6 +20,8 @@ export interface RootPageOptions {
   info: RootInfo;
   /** The caller's address, which the page's own API calls are counted against. */
   clientAddress: (c: Context) => string | null;
+  /** The address clients reach this server at (PUBLIC_BASE_URL); default: the origin of each request. */
+  publicBaseUrl?: string;
   /** Blocks listed on the page (default 8). */
   blocks?: number;
 }
@@ -45,9 +47,9 @@ const LINKS = {
 } as const;
 
 const DESCRIPTION =
-  'Read-only JSON API over the indexed Pearl (PRL) chain: blocks with their proof certificates, ' +
-  'transactions, addresses, UTXOs, miners, pools, mempool, market data and analytics. ' +
-  'Bitcoin Core and its forks are supported too.';
+  'Read-only JSON API over an indexed UTXO chain, made for Pearl (PRL) and serving Bitcoin Core and its ' +
+  'forks too: blocks (with their proof certificates on Pearl), transactions, addresses, UTXOs, miners, pools, ' +
+  'mempool, market data and analytics.';
 
 /**
  * The JSON answer at `/` for programs: name, version and where everything is.
@@ -121,7 +123,7 @@ async function loadView(opts: RootPageOptions, c: Context, requestId: string) {
   ]);
   const view: RootView = {
     info: opts.info,
-    origin: new URL(c.req.url).origin,
+    origin: opts.publicBaseUrl ?? new URL(c.req.url).origin,
     status: status.part,
     blocks: blocks.part,
   };
@@ -196,12 +198,17 @@ function blocksSection(part: Part<BlockRow[]>) {
  */
 export function renderRootPage(view: RootView): string {
   const { info, origin } = view;
+  // The chain this server indexes, once the indexer has asked its node.
+  const chain = view.status.ok ? view.status.value.status.chain : null;
+  const title = chain
+    ? `Explorer API · ${chain.units.symbol ?? chain.profile} ${chain.network}`
+    : 'Explorer API';
   const page = html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Explorer API · Pearl (PRL)</title>
+<title>${title}</title>
 <link rel="icon" href="data:,">
 <style>${raw(STYLE)}</style>
 </head>
@@ -255,7 +262,7 @@ export function rootHandler(opts: RootPageOptions): (c: Context) => Promise<Resp
     c.header('x-request-id', requestId);
     c.header('cache-control', 'no-store');
     c.header('vary', 'Accept');
-    if (!prefersHtml(c)) return c.json(rootIndex(opts.info, new URL(c.req.url).origin));
+    if (!prefersHtml(c)) return c.json(rootIndex(opts.info, opts.publicBaseUrl ?? new URL(c.req.url).origin));
     const { view, counted } = await loadView(opts, c, requestId);
     // The page's own API calls were counted; their X-RateLimit-* headers tell the caller where it stands
     // (and keep the server from counting the page itself once more).

@@ -369,6 +369,8 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
     const app = createServerApp({
       api,
       log,
+      // Only a configured public address: the bound one (0.0.0.0, say) is no address for a client.
+      publicBaseUrl: config.publicBaseUrl ? baseUrl : undefined,
       trustProxy: config.trustProxy,
       rateLimiter: access.rateLimiter,
       maxUrlLength: config.maxUrlLength,

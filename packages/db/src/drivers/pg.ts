@@ -124,8 +124,7 @@ function clientSql(
 async function checkout(
   pool: pg.Pool,
   what: string,
-  onLost: (err: Error) => void = () => {},
-): Promise<{ client: pg.PoolClient; release(broken?: boolean): void }> {
+): Promise<{ client: pg.PoolClient; lost(): boolean; release(broken?: boolean): void }> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -133,14 +132,14 @@ async function checkout(
     throw toDatabaseError(err, `${what}.connect`);
   }
   let lost = false;
-  const listener = (err: Error) => {
+  const listener = () => {
     lost = true;
-    onLost(err);
   };
   client.on('error', listener);
   let released = false;
   return {
     client,
+    lost: () => lost,
     release(broken = false) {
       if (released) return;
       released = true;
@@ -165,6 +164,8 @@ export function createPgSql(opts: PgOptions): Sql {
     connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
     application_name: opts.applicationName ?? 'explorer',
+    // TCP keepalive, so a connection dropped without a word (a failover, a cut network) is noticed.
+    keepAlive: true,
     options: options.length ? options.join(' ') : undefined,
     types: typeParsers,
   });
@@ -230,30 +231,40 @@ export function createPgSql(opts: PgOptions): Sql {
       }
     },
     async tryAdvisoryLock(key: number): Promise<AdvisoryLock | null> {
-      let lost = false;
-      const { client, release } = await checkout(pool, 'advisory-lock', () => {
-        lost = true;
-      });
+      const { client, lost, release } = await checkout(pool, 'advisory-lock');
+      let session: number;
       try {
-        const r = await client.query<{ ok: boolean }>(
-          'SELECT pg_try_advisory_lock(hashtext(current_schema()), $1) AS ok',
+        const r = await client.query<{ ok: boolean; pid: number }>(
+          'SELECT pg_try_advisory_lock(hashtext(current_schema()), $1) AS ok, pg_backend_pid() AS pid',
           [key],
         );
         if (!r.rows[0]?.ok) {
           release();
           return null;
         }
+        session = r.rows[0].pid;
       } catch (err) {
         release(true);
         throw toDatabaseError(err, 'advisory-lock.take');
       }
       let released = false;
       return {
-        held: () => !lost && !released,
+        held: () => !lost() && !released,
+        async confirm(tx) {
+          if (lost() || released) return false;
+          // A two-key advisory lock shows in pg_locks with objsubid 2 and the second key as objid.
+          const rows = await tx.query<{ held: boolean }>(
+            `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = $1 AND objid = $2
+               AND objsubid = 2 AND granted) AS held`,
+            [session, key],
+            'advisory-lock.confirm',
+          );
+          return rows[0]?.held === true;
+        },
         async release() {
           if (released) return;
           released = true;
-          if (lost) {
+          if (lost()) {
             release(true);
             return;
           }

@@ -36,7 +36,7 @@ function wrap(db: Queryable, transaction: Sql['transaction'], close: () => Promi
     },
     transaction,
     // One process owns an embedded database, so there is never a second writer to keep out.
-    tryAdvisoryLock: async () => ({ release: async () => {}, held: () => true }),
+    tryAdvisoryLock: async () => ({ release: async () => {}, held: () => true, confirm: async () => true }),
     close,
   };
 }
