@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -71,12 +71,42 @@ describe('lockDirectory', () => {
     expect(existsSync(join(dir, 'explorer.lock'))).toBe(false);
   });
 
-  it('takes over a lock whose PID now belongs to another process (a reused PID)', () => {
+  it('takes over a lock whose PID now belongs to another process (a reused PID)', (ctx) => {
     const dir = fresh();
     const other = otherProcess();
-    if (!existsSync(`/proc/${other.pid}/stat`)) return; // only where process start times can be read
+    if (!existsSync(`/proc/${other.pid}/stat`)) {
+      console.log('skipped: process start times cannot be read here (no /proc)');
+      ctx.skip();
+    }
     fakeLock(dir, { pid: other.pid, processStart: '1' });
-    lockDirectory(dir).release();
+    expect(directoryLockHolder(dir)).toBeNull();
+    const lock = lockDirectory(dir, 'test');
+    expect(directoryLockHolder(dir)).toMatchObject({ pid: process.pid, command: 'test' });
+    lock.release();
+  });
+
+  it('clears a takeover guard left by a process killed while taking over', async () => {
+    const dir = fresh();
+    const dead = otherProcess();
+    fakeLock(dir, { pid: dead.pid });
+    dead.kill('SIGKILL');
+    await exited(dead);
+    const guard = join(dir, 'explorer.lock.takeover');
+    mkdirSync(guard);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(guard, past, past);
+    const lock = lockDirectory(dir, 'test');
+    expect(directoryLockHolder(dir)).toMatchObject({ pid: process.pid });
+    expect(existsSync(guard)).toBe(false);
+    lock.release();
+  });
+
+  it('names a holder on another host with the way to free the directory by hand', () => {
+    const dir = fresh();
+    fakeLock(dir, { pid: 4242, hostname: 'elsewhere.invalid' });
+    expect(() => lockDirectory(dir)).toThrow(
+      `in use by process 4242 on host elsewhere.invalid (if that host no longer runs it, delete ${join(dir, 'explorer.lock')})`,
+    );
   });
 
   it('takes over a lock naming this very PID that this process did not take (a restarted container)', () => {

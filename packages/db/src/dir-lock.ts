@@ -4,6 +4,7 @@ import {
   mkdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmdirSync,
   statSync,
   unlinkSync,
@@ -39,7 +40,11 @@ export class DirectoryLockedError extends Error {
     readonly dir: string,
     readonly holder: DirectoryLockHolder,
   ) {
-    const where = holder.hostname === hostname() ? '' : ` on host ${holder.hostname}`;
+    // A holder on another host (a shared volume) cannot be checked from here: say how to free it by hand.
+    const where =
+      holder.hostname === hostname()
+        ? ''
+        : ` on host ${holder.hostname} (if that host no longer runs it, delete ${join(dir, LOCK_FILE)})`;
     super(`${dir} is in use by process ${holder.pid}${where} (${holder.command}, since ${holder.startedAt})`);
   }
 }
@@ -136,8 +141,10 @@ export function lockDirectory(dir: string, command = 'explorer'): DirectoryLock 
   };
   const draft = `${file}.${me.token}`;
   writeFileSync(draft, `${JSON.stringify(me)}\n`, { mode: 0o644 });
+  // Long enough to outwait a takeover guard left by a process killed while holding it.
+  const deadline = Date.now() + STALE_TAKEOVER_MS + 2_000;
   try {
-    for (let attempt = 0; attempt < 50; attempt++) {
+    while (Date.now() < deadline) {
       try {
         linkSync(draft, file);
         held.set(real, { token: me.token, count: 1, file });
@@ -158,7 +165,10 @@ export function lockDirectory(dir: string, command = 'explorer'): DirectoryLock 
       if (holder !== null && alive(holder)) throw new DirectoryLockedError(dir, holder);
       takeOver(file, holder);
     }
-    throw new Error(`could not take the lock ${file}: it keeps changing hands`);
+    throw new Error(
+      `could not take the lock ${file}: it kept changing hands for ${(STALE_TAKEOVER_MS + 2_000) / 1000} s; ` +
+        `if no other explorer is starting on this directory, delete ${file}.takeover`,
+    );
   } finally {
     try {
       unlinkSync(draft);
@@ -175,11 +185,16 @@ function takeOver(file: string, dead: DirectoryLockHolder | null): void {
     mkdirSync(guard);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    // Another process is taking over; if it died doing so, clear its guard after a while.
+    // Another process is taking over; if it died doing so, clear its guard after a while. Renaming it to a
+    // name of our own first means only one of several waiting processes clears it.
     try {
-      if (Date.now() - statSync(guard).mtimeMs > STALE_TAKEOVER_MS) rmdirSync(guard);
+      if (Date.now() - statSync(guard).mtimeMs > STALE_TAKEOVER_MS) {
+        const cleared = `${guard}.${randomUUID()}`;
+        renameSync(guard, cleared);
+        rmdirSync(cleared);
+      }
     } catch {
-      // Gone already.
+      // Gone already, or cleared by another process.
     }
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
     return;
@@ -189,7 +204,11 @@ function takeOver(file: string, dead: DirectoryLockHolder | null): void {
     const same = now === null ? dead === null : now !== 'absent' && now.token === dead?.token;
     if (same) unlinkSync(file);
   } finally {
-    rmdirSync(guard);
+    try {
+      rmdirSync(guard);
+    } catch {
+      // Cleared as stale by a process that waited too long for it.
+    }
   }
 }
 

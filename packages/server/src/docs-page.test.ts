@@ -1,16 +1,14 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { createExplorerApi, v1Routes } from '@explorer/core';
 import { describe, expect, it } from 'vitest';
 import { type ApiHandler, createServerApp } from './app.js';
 import { createDocsPage } from './docs-page.js';
 import { createLogger } from './logger.js';
+import { chromiumPath } from './test-support/chromium.js';
 import { failingStore, serveApp } from './test-support/serve-app.js';
 
-const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (p) => p && existsSync(p),
-);
+const chromium = chromiumPath;
 if (!chromium) console.info('docs page (browser): skipped, no Chromium found (set CHROMIUM_PATH)');
 
 function setup() {

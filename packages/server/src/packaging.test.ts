@@ -1,10 +1,11 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProcess, stopProcess } from './test-support/processes.js';
 
 // Every package installs from its packed tarball with npm alone, as a user without pnpm or a registry copy of
 // ours would: `pnpm pack` (which rewrites workspace: specs to the version), then `npm install` of the tarballs
@@ -58,35 +59,6 @@ function networkReason(stderr: string): string | null {
     stderr,
   );
   return m ? m[0].slice(0, 200) : null;
-}
-
-/** Starts a child and resolves with it once a line of stdout matches; rejects if it exits first. */
-function startUntil(
-  cmd: string,
-  args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv },
-  pattern: RegExp,
-) {
-  const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  return new Promise<{ child: ChildProcess; match: RegExpExecArray }>((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const match = pattern.exec(out);
-      if (match) resolve({ child, match });
-    });
-    child.once('exit', (code) => reject(new Error(`${cmd} exited with ${code}:\n${out}\n${err}`)));
-  });
-}
-
-function stop(child: ChildProcess | undefined): Promise<number | null> {
-  if (!child || child.exitCode !== null) return Promise.resolve(child?.exitCode ?? null);
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
 }
 
 const timings: Record<string, number> = {};
@@ -170,7 +142,7 @@ describe('the packed packages, installed with npm alone', () => {
   }, 300_000);
 
   afterAll(async () => {
-    await stop(server);
+    await stopProcess(server);
     rmSync(work, { recursive: true, force: true });
     console.info(`packaging.test timings (ms): ${JSON.stringify(timings)}`);
   });
@@ -216,17 +188,14 @@ describe('the packed packages, installed with npm alone', () => {
     expect(cliVersion.stdout.trim()).toBe(version);
 
     const started = await timed('server start', () =>
-      startUntil(
-        bin('explorer-server'),
+      startProcess(
         ['start', '--port', '0', '--data-dir', dataDir],
-        {
-          cwd: app,
-          env: { ...env, DEVNET_BLOCKS: String(BLOCKS), DEVNET_INTERVAL_MS: '0', LOG_LEVEL: 'warn' },
-        },
+        { ...env, DEVNET_BLOCKS: String(BLOCKS), DEVNET_INTERVAL_MS: '0', LOG_LEVEL: 'warn' },
         /listening on (http:\/\/\S+)/,
+        { command: bin('explorer-server'), cwd: app, replaceEnv: true },
       ),
     );
-    server = started.child;
+    server = started.proc;
     url = started.match[1]!;
     await timed('index', async () => {
       for (const end = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
@@ -248,7 +217,7 @@ describe('the packed packages, installed with npm alone', () => {
       env,
     });
     expect(table.stdout.trim().split('\n')).toHaveLength(51);
-    expect(await stop(server)).toBe(0);
+    expect(await stopProcess(server)).toBe(0);
   });
 
   it('type-checks code using @explorer/client against the installed types, and refuses a type error', async (ctx) => {
@@ -332,11 +301,14 @@ const server = createServer(async (req, res) => {
 server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
 `,
     );
-    const { child, match } = await startUntil(
-      process.execPath,
+    const { proc: child, match } = await startProcess(
       ['embed.mjs', dataDir],
-      { cwd: app, env },
+      env,
       /listening on (http:\/\/\S+)/,
+      {
+        cwd: app,
+        replaceEnv: true,
+      },
     );
     try {
       const res = await fetch(`${match[1]}/v1/blocks?limit=3`);
@@ -345,7 +317,7 @@ server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:'
       expect(body.blocks.map((b: { height: number }) => b.height)).toEqual([BLOCKS, BLOCKS - 1, BLOCKS - 2]);
       expect(body.meta.indexedTip).toBe(BLOCKS);
     } finally {
-      await stop(child);
+      await stopProcess(child);
     }
   });
 });

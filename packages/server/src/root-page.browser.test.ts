@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createRuntime, type Runtime } from './runtime.js';
+import { CHROMIUM_ARGS, chromiumPath } from './test-support/chromium.js';
 import { SERVER_VERSION } from './version.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`root-page.browser.test: skipped, no Chromium at ${CHROMIUM}`);
+const hasChromium = chromiumPath !== undefined;
+if (!hasChromium) console.log('root-page.browser.test: skipped, no Chromium found (set CHROMIUM_PATH)');
 
 const BLOCKS = 20;
 
@@ -32,8 +32,8 @@ describe.skipIf(!hasChromium)('the front door in Chromium, on a running explorer
     [runtime, browser] = await Promise.all([
       createRuntime(config, { log: createLogger({ level: 'silent' }) }),
       chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+        executablePath: chromiumPath,
+        args: CHROMIUM_ARGS,
       }),
     ]);
     url = runtime.url!;

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { createExplorerApi, type Store, v1Routes } from '@explorer/core';
 import {
-  chainIdentity,
   createSqlStore,
+  DatabaseError,
   type DirectoryLock,
   DirectoryLockedError,
   directoryLockHolder,
@@ -81,8 +81,12 @@ export function dataDirProblem(err: DirectoryLockedError): string {
   return `the data dir ${err.message}; stop that process, or give this one another --data-dir (EXPLORER_DATA_DIR)`;
 }
 
-/** True when this configuration keeps files in the data dir (embedded database or the built-in devnet). */
-const usesDataDir = (config: ServerConfig) => !config.databaseUrl || !config.nodeRpcUrl;
+/**
+ * True when this configuration keeps files in the data dir: the embedded database, or the built-in devnet
+ * (started only by a process that indexes; an API-only process on PostgreSQL writes nothing there).
+ */
+export const usesDataDir = (config: ServerConfig) =>
+  !config.databaseUrl || (!config.nodeRpcUrl && config.index);
 
 /**
  * What would stop a start at once, found without starting anything: the data dir held by another live
@@ -185,7 +189,9 @@ function withLocalIndexer(store: Store, indexer: Indexer | null): Store {
   return {
     ...store,
     indexerState: () =>
-      store.indexerState().catch(() => {
+      store.indexerState().catch((err) => {
+        // Only an unreachable database: a bad statement stays the error it is.
+        if (!(err instanceof DatabaseError && err.unavailable)) throw err;
         const s = indexer.status();
         return {
           state: s.state,
@@ -198,7 +204,7 @@ function withLocalIndexer(store: Store, indexer: Indexer | null): Store {
           lastReorgDepth: null,
           lastReorgAt: null,
           updatedAt: new Date().toISOString(),
-          chain: chainIdentity(s.chain as unknown as Record<string, unknown> | null),
+          chain: s.chain,
         };
       }),
   };

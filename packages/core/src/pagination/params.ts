@@ -10,7 +10,7 @@ export const MAX_OFFSET = 10_000;
  * An integer query parameter from `min` to `max`, parsed from its text (so `limit=abc` and `limit=1.5` get the
  * same message as `limit=0`). The document shows the integer it means, through its meta (see openapi.ts).
  */
-const intString = (name: string, min: number, max: number, fallback?: number) =>
+export const intString = (name: string, min: number, max: number, fallback?: number) =>
   z
     .string()
     .regex(/^\d{1,9}$/, `${name} must be an integer from ${min} to ${max}`)

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ServiceUnavailableError } from '../errors.js';
 import type { ChainNode } from '../node.js';
+import { intString } from '../pagination/params.js';
 import { defineRoute } from '../route.js';
 import { Count } from '../schemas/common.js';
 import {
@@ -59,13 +60,7 @@ const suggestQuery = z.object({
       `The prefix to complete (block height, block hash, txid, address, pool id or name). Hex, address and pool prefixes need at least ${SUGGEST_MIN_LENGTH} characters; digits complete heights from 1 character.`,
     )
     .meta({ examples: ['8123'] }),
-  limit: z
-    .string()
-    .regex(/^\d{1,2}$/, `limit must be an integer from 1 to ${SUGGEST_MAX}`)
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= SUGGEST_MAX, `limit must be an integer from 1 to ${SUGGEST_MAX}`)
-    // Parsed from the query text; documented as the integer it means.
-    .meta({ type: 'integer', minimum: 1, maximum: SUGGEST_MAX, default: SUGGEST_MAX })
+  limit: intString('limit', 1, SUGGEST_MAX, SUGGEST_MAX)
     .optional()
     .describe(`Most suggestions to return, 1 to ${SUGGEST_MAX} (default ${SUGGEST_MAX}).`),
 });

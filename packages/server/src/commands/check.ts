@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { preflight } from '../runtime.js';
+import { preflight, usesDataDir } from '../runtime.js';
 import { type CommandContext, configOrExit } from './context.js';
-import type { StartFlags } from './start.js';
+import { type StartFlags, withStartOptions } from './start.js';
 
 /**
  * Registers `check`: with the flags of `start`, says whether a start would be refused at once (the data dir
@@ -10,18 +10,13 @@ import type { StartFlags } from './start.js';
  * @example registerCheck(program, processContext())
  */
 export function registerCheck(program: Command, ctx: CommandContext): void {
-  program
-    .command('check')
-    .description('check that `start` with these flags could begin (configuration, data dir, port), then exit')
-    .option('--port <n>', 'HTTP port (env PORT, default 3000)')
-    .option('--host <address>', 'address to listen on (env HOST, default 127.0.0.1)')
-    .option(
-      '--data-dir <dir>',
-      'embedded database and devnet files (env EXPLORER_DATA_DIR, default ./.explorer)',
-    )
-    .option('--log-level <level>', 'accepted for symmetry with start')
-    .option('--trust-proxy', 'accepted for symmetry with start')
-    .option('--no-index', 'check for `start --no-index`')
+  withStartOptions(
+    program
+      .command('check')
+      .description(
+        'check that `start` with these flags could begin (configuration, data dir, port), then exit',
+      ),
+  )
     .option('--quiet', 'print nothing when the start could begin')
     .action(async (flags: StartFlags & { quiet?: boolean }) => {
       const { quiet, ...startFlags } = flags;
@@ -34,8 +29,7 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
         return;
       }
       if (!quiet) {
-        const dataDir =
-          config.databaseUrl && config.nodeRpcUrl ? '' : ` and the data dir ${config.dataDir} is free`;
+        const dataDir = usesDataDir(config) ? ` and the data dir ${config.dataDir} is free` : '';
         ctx.stdout(`ok: ${config.host}:${config.port} is free${dataDir}`);
       }
       ctx.exit(0);

@@ -14,13 +14,11 @@ export interface StartFlags {
 }
 
 /**
- * Registers `start`: the API, and the indexer unless --no-index, in one process.
- * @example registerStart(program, processContext())
+ * Adds the options of `start` to a command (`start` itself, and `check`, which takes the same).
+ * @example withStartOptions(program.command('check'))
  */
-export function registerStart(program: Command, ctx: CommandContext): void {
-  program
-    .command('start')
-    .description('serve the API (and run the indexer unless --no-index)')
+export function withStartOptions(command: Command): Command {
+  return command
     .option('--port <n>', 'HTTP port, 0 for a free one (env PORT, default 3000)')
     .option('--host <address>', 'address to listen on (env HOST, default 127.0.0.1)')
     .option(
@@ -29,16 +27,25 @@ export function registerStart(program: Command, ctx: CommandContext): void {
     )
     .option('--log-level <level>', 'debug|info|warn|error|silent (env LOG_LEVEL, default info)')
     .option('--trust-proxy', 'take the client address from X-Forwarded-For (env TRUST_PROXY, default false)')
-    .option('--no-index', 'serve only; another process runs `explorer-server index`')
-    .action(async (flags: StartFlags) => {
-      const config = configOrExit(ctx, flags);
-      if (!config) return;
-      try {
-        const runtime = await createRuntime(config, { command: 'explorer-server start' });
-        exitOnSignal(ctx, runtime);
-        ctx.stdout(`explorer listening on ${runtime.url} (${runtime.summary})`);
-      } catch (err) {
-        failed(ctx, 'start', err);
-      }
-    });
+    .option('--no-index', 'serve only; another process runs `explorer-server index`');
+}
+
+/**
+ * Registers `start`: the API, and the indexer unless --no-index, in one process.
+ * @example registerStart(program, processContext())
+ */
+export function registerStart(program: Command, ctx: CommandContext): void {
+  withStartOptions(
+    program.command('start').description('serve the API (and run the indexer unless --no-index)'),
+  ).action(async (flags: StartFlags) => {
+    const config = configOrExit(ctx, flags);
+    if (!config) return;
+    try {
+      const runtime = await createRuntime(config, { command: 'explorer-server start' });
+      exitOnSignal(ctx, runtime);
+      ctx.stdout(`explorer listening on ${runtime.url} (${runtime.summary})`);
+    } catch (err) {
+      failed(ctx, 'start', err);
+    }
+  });
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkInvariants, openDatabase, readIndexerState } from '@explorer/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Started, startProcess } from '../test-support/processes.js';
+import { ProcessExitedError, type Started, startProcess, stopProcess } from '../test-support/processes.js';
 
 // The embedded data dir belongs to one process. Two starts at once: one serves, the other is refused at once
 // naming the first's PID. A holder killed with SIGKILL leaves a lock the next start takes over, on an index
@@ -38,9 +38,9 @@ function start(): Promise<{ server: Started } | { code: number | null; stderr: s
       running.push(server);
       return { server };
     },
-    (err: Error) => {
-      const m = /exited with (\d+|null): ([\s\S]*)$/.exec(err.message);
-      return { code: m?.[1] === 'null' ? null : Number(m?.[1]), stderr: m?.[2] ?? err.message };
+    (err: unknown) => {
+      if (!(err instanceof ProcessExitedError)) throw err;
+      return { code: err.code, stderr: err.stderr };
     },
   );
 }
@@ -111,9 +111,7 @@ describe.skipIf(reason !== null)('one process per data dir (built server, embedd
     const again = restarted.server;
     await synced(again.match[1]!);
     expect(check('--port', '0').stderr).toContain(`is in use by process ${again.proc.pid}`);
-    again.proc.kill('SIGTERM');
-    await new Promise((r) => again.proc.once('exit', r));
-    expect(again.proc.exitCode).toBe(0);
+    expect(await stopProcess(again.proc)).toBe(0);
 
     // Stopped cleanly: the directory is free, and the index that survived the kill is whole.
     expect(check('--port', '0').status).toBe(0);
