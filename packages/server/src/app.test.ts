@@ -57,6 +57,15 @@ describe('createServerApp', () => {
     expect(calls).toEqual([]);
   });
 
+  it('answers /favicon.ico with an empty, cacheable 204 instead of a 404 in browsers opening the JSON', async () => {
+    const { request, calls } = setup();
+    const res = await request('/favicon.ico');
+    expect(res.status).toBe(204);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=86400');
+    expect(await res.text()).toBe('');
+    expect(calls).toEqual([]);
+  });
+
   it('writes one request line with requestId and status, and no key anywhere', async () => {
     const { request, lines } = setup();
     await request('/v1/blocks?apiKey=sk_live_SECRET&limit=5&token=t0k', {
