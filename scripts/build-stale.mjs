@@ -4,42 +4,12 @@
 // with declarations, so whatever it builds can be packed and published. Tests that run or pack dist/ call it
 // first; a lock keeps two test files from rebuilding the same folder at the same time.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isStale, packageDirs, root } from './stale.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const names = process.argv.slice(2);
-const all = readdirSync(join(root, 'packages')).filter((d) =>
-  existsSync(join(root, 'packages', d, 'package.json')),
-);
-const wanted = names.length > 0 ? names : all;
-
-/** The files a package's package.json promises from dist/: main, types, bin, and every export condition. */
-function promised(pkg) {
-  const files = new Set();
-  const add = (v) => typeof v === 'string' && v.startsWith('./dist/') && files.add(v);
-  add(pkg.main);
-  add(pkg.types);
-  for (const v of Object.values(typeof pkg.bin === 'object' ? pkg.bin : {})) add(v);
-  const walk = (v) =>
-    typeof v === 'string' ? add(v) : v && typeof v === 'object' && Object.values(v).forEach(walk);
-  walk(pkg.exports);
-  return [...files];
-}
-
-function stale(name) {
-  const dir = join(root, 'packages', name);
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  const built = promised(pkg).map((f) => join(dir, f));
-  if (built.length === 0 || !built.every((f) => existsSync(f))) return true;
-  const since = Math.min(...built.map((f) => statSync(f).mtimeMs));
-  return readdirSync(join(dir, 'src'), { recursive: true })
-    .map(String)
-    .some(
-      (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && statSync(join(dir, 'src', f)).mtimeMs > since,
-    );
-}
+const wanted = names.length > 0 ? names : packageDirs();
 
 const lock = join(root, 'node_modules', '.explorer-build.lock');
 const started = Date.now();
@@ -57,7 +27,7 @@ for (;;) {
 }
 let status = 0;
 try {
-  const todo = wanted.filter(stale);
+  const todo = wanted.filter((name) => isStale(name));
   if (todo.length > 0) {
     console.error(`build-stale: building ${todo.join(', ')} (with declarations)`);
     const { EXPLORER_SKIP_DTS: _skip, ...env } = process.env;

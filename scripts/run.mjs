@@ -2,16 +2,20 @@
 // One entry for the README's two commands, so that a machine with only Node and npm can run them:
 // it finds pnpm 10 (or fetches it through npx), installs, builds, then starts the explorer or runs the tests.
 //
-// `start` keeps its output short: a start that would be refused (the data dir held by another process, the
-// port in use) is refused before anything is installed or built; install and build report on one line and
-// show their own output only when they fail; the server's log is at `warn` unless LOG_LEVEL or --log-level
-// says otherwise; once it listens, the next commands to try follow. The SDK's type declarations are built
-// beside the running server.
+// `start` keeps its output short and refuses early: a port in use is refused before anything is installed or
+// built, and so is a data dir held by another process once a build exists to ask; a second `npm start`
+// while one is installing or building this checkout is refused at once. Install and build run only when
+// something changed, report on one line and show their own output only when they fail; the server's log is
+// at `warn` unless LOG_LEVEL or --log-level says otherwise; once it listens, the next commands to try
+// follow. The SDK's type declarations are built beside the running server when they are missing or stale.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { constants } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { installNeeded, isStale, packageDirs, root } from './stale.mjs';
 
 const PNPM_VERSION = '10.34.9';
 const [, , mode, ...rest] = process.argv;
@@ -55,7 +59,8 @@ if (mode === 'start') {
 }
 
 async function start() {
-  // A build from an earlier start answers the preflight; on a fresh clone nothing here can be running yet.
+  // A build from an earlier start answers the preflight (data dir and port); without one, the port is
+  // probed here, since nothing is installed yet to ask.
   if (existsSync(SERVER_BIN)) {
     const check = spawnSync(process.execPath, [SERVER_BIN, 'check', '--quiet', ...rest], {
       encoding: 'utf8',
@@ -64,13 +69,29 @@ async function start() {
       process.stderr.write(check.stderr);
       process.exit(check.status ?? 1);
     }
+  } else {
+    const problem = await portProblem();
+    if (problem) {
+      console.error(`explorer-server: ${problem}`);
+      process.exit(1);
+    }
   }
+  const release = holdSetupLock();
   const status = createStatusLine();
   const timings = [];
-  for (const [what, args] of [
-    ['installing dependencies', ['install', '--frozen-lockfile', '--prefer-offline']],
-    ['building', ['run', 'build']],
-  ]) {
+  const stale = packageDirs().filter((name) => isStale(name, { declarations: false }));
+  const steps = [
+    [
+      'installing dependencies',
+      installNeeded() ? ['install', '--frozen-lockfile', '--prefer-offline'] : null,
+    ],
+    [
+      'building',
+      stale.length > 0 ? [...stale.flatMap((n) => ['--filter', `./packages/${n}`]), 'run', 'build'] : null,
+    ],
+  ];
+  for (const [what, args] of steps) {
+    if (!args) continue;
     status.show(`explorer: ${what}…`);
     const began = performance.now();
     const r = spawnSync(pnpm[0], [...pnpm.slice(1), ...args], {
@@ -81,11 +102,13 @@ async function start() {
     if (r.error || r.status !== 0) {
       status.done(`explorer: ${what} failed (exit ${r.status ?? r.error?.message}); its output:`);
       process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+      release();
       process.exit(r.status || 1);
     }
     timings.push(`${what.split(' ')[0]} ${((performance.now() - began) / 1000).toFixed(1)} s`);
   }
-  status.done(`explorer: ready (${timings.join(', ')})`);
+  release();
+  status.done(`explorer: ready (${timings.length > 0 ? timings.join(', ') : 'installed and built already'})`);
 
   const quiet = !process.env.LOG_LEVEL && !rest.some((a) => a.startsWith('--log-level'));
   const server = spawn(process.execPath, [SERVER_BIN, 'start', ...rest], {
@@ -103,7 +126,7 @@ async function start() {
     const listening = /^explorer listening on (\S+)/.exec(line);
     if (listening && !declarations) {
       console.log(nextSteps(listening[1]));
-      declarations = buildDeclarations();
+      if (isStale('core') || isStale('client')) declarations = buildDeclarations();
     }
   });
   server.on('exit', (code, signal) => {
@@ -111,6 +134,87 @@ async function start() {
     // Killed by a signal (kill -9, out of memory) is a failure, reported as a shell would: 128 + its number.
     process.exit(code ?? 128 + (constants.signals[signal] ?? 0));
   });
+}
+
+/** The port and host `start` would listen on: its flags, else PORT and HOST, else the defaults. */
+function listenAddress() {
+  const flag = (name) => {
+    const i = rest.findIndex((a) => a === name || a.startsWith(`${name}=`));
+    if (i < 0) return undefined;
+    return rest[i].includes('=') ? rest[i].slice(name.length + 1) : rest[i + 1];
+  };
+  return {
+    port: Number(flag('--port') ?? process.env.PORT ?? 3000),
+    host: flag('--host') ?? process.env.HOST ?? '127.0.0.1',
+  };
+}
+
+/**
+ * Says why the port cannot be listened on, or null. The server's own preflight (`explorer-server check`)
+ * does this once it is built; this copy runs only before there is a build to ask.
+ */
+function portProblem() {
+  const { port, host } = listenAddress();
+  if (!Number.isInteger(port) || port === 0) return Promise.resolve(null);
+  const probe = createServer();
+  return new Promise((resolve) => {
+    probe.once('error', (err) =>
+      resolve(
+        err.code === 'EADDRINUSE'
+          ? `cannot listen on ${host}:${port}: address in use; stop what holds it, or choose another --port (PORT)`
+          : null,
+      ),
+    );
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
+}
+
+/**
+ * Takes this checkout's setup lock for the install and build, or refuses at once when another `npm start`
+ * holds it: two installs and builds of one tree at a time would overwrite each other's output. A lock whose
+ * process is gone is taken over. Returns the release.
+ */
+function holdSetupLock() {
+  const dir = join(root, 'node_modules', '.explorer-start.lock');
+  const pidFile = join(dir, 'pid');
+  mkdirSync(join(root, 'node_modules'), { recursive: true });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      mkdirSync(dir);
+      writeFileSync(pidFile, String(process.pid));
+      const release = () => {
+        process.off('exit', release);
+        rmSync(dir, { recursive: true, force: true });
+      };
+      process.once('exit', release);
+      return release;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    let pid = Number.NaN;
+    try {
+      pid = Number(readFileSync(pidFile, 'utf8'));
+    } catch {
+      // Not written yet by a process that has only just taken it.
+    }
+    if (Number.isNaN(pid) ? Date.now() - statSync(dir).mtimeMs < 10_000 : alive(pid)) {
+      console.error(
+        `explorer: another npm start${Number.isNaN(pid) ? '' : ` (process ${pid})`} is installing and building this checkout; wait for it to listen, or stop it`,
+      );
+      process.exit(1);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  throw new Error(`could not take ${dir}`);
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
 }
 
 /** The commands a new user tries next, with the URL the server listens on. */

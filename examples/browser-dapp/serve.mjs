@@ -119,6 +119,16 @@ const server = createServer((req, res) => {
   }
 });
 
+server.on('error', (err) => {
+  const port = process.env.PORT ?? 5173;
+  console.error(
+    err.code === 'EADDRINUSE'
+      ? `cannot listen on 127.0.0.1:${port}: address in use; stop what holds it, or run with PORT=<another port>`
+      : `cannot listen on 127.0.0.1:${port}: ${err.message}`,
+  );
+  process.exit(1);
+});
+
 server.listen(Number(process.env.PORT ?? 5173), '127.0.0.1', () => {
   const { port } = server.address();
   if (!existsSync(join(clientDist, 'index.js'))) {

@@ -87,6 +87,21 @@ describe('browser-dapp serve.mjs', () => {
     expect(ky.headers.get('content-type')).toMatch(/^text\/javascript/);
   });
 
+  it('refuses a port in use with one line, not a stack trace', async () => {
+    const port = new URL(served.url).port;
+    const child = spawn(process.execPath, [join(here, 'serve.mjs')], {
+      env: { ...process.env, PORT: port, CLIENT_DIST: dist },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `cannot listen on 127.0.0.1:${port}: address in use; stop what holds it, or run with PORT=<another port>\n`,
+    );
+  });
+
   it('serves app.js and the bundle, and nothing outside them', async () => {
     expect((await fetch(`${served.url}/app.js`)).status).toBe(200);
     expect(await (await fetch(`${served.url}/sdk/index.js`)).text()).toBe(FAKE_SDK);

@@ -153,8 +153,9 @@ describe('the packed packages, installed with npm alone', () => {
       const { stdout: list } = await run('tar', ['-tzf', file]);
       const files = list.split('\n').map((f) => f.replace(/^package\//, ''));
       expect(files, p.name).toEqual(expect.arrayContaining(['package.json', 'LICENSE', ...promised(p)]));
+      // No test code: neither tests nor their fixtures.
       expect(
-        files.filter((f) => f.endsWith('.test.ts')),
+        files.filter((f) => f.endsWith('.test.ts') || f.includes('/test-support/') || f.includes('fixture')),
         p.name,
       ).toEqual([]);
       const { stdout } = await run('tar', ['-xzOf', file, 'package/package.json']);

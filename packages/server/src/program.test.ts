@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MARKET_SETTINGS } from '@explorer/indexer';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from './commands/context.js';
 import { SETTINGS } from './config.js';
@@ -48,7 +49,7 @@ describe('explorer-server', () => {
     for (const flag of ['--port', '--host', '--data-dir', '--log-level', '--trust-proxy', '--no-index']) {
       expect(help).toContain(flag);
     }
-    for (const s of SETTINGS) expect(help).toContain(s.env);
+    for (const s of [...SETTINGS, ...MARKET_SETTINGS]) expect(help).toContain(s.env);
   });
 
   it('rejects bad configuration with one line on stderr and exit code 2', async () => {

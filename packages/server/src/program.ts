@@ -1,3 +1,4 @@
+import { MARKET_SETTINGS } from '@explorer/indexer';
 import { Command } from 'commander';
 import { registerCheck } from './commands/check.js';
 import { type CommandContext, processContext } from './commands/context.js';
@@ -10,8 +11,12 @@ import { SERVER_VERSION } from './version.js';
 
 /** The environment table shown under --help. */
 export function environmentHelp(): string {
-  const width = Math.max(...SETTINGS.map((s) => s.env.length));
-  const lines = SETTINGS.map(
+  const all: readonly { env: string; shown: string; description: string; flag?: string }[] = [
+    ...SETTINGS,
+    ...MARKET_SETTINGS,
+  ];
+  const width = Math.max(...all.map((s) => s.env.length));
+  const lines = all.map(
     (s) =>
       `  ${s.env.padEnd(width)}  ${s.description} (default ${s.shown})${s.flag ? `; flag ${s.flag.split(' ')[0]}` : ''}`,
   );

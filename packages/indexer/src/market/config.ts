@@ -23,6 +23,29 @@ export class MarketConfigError extends Error {
   override readonly name = 'MarketConfigError';
 }
 
+/** The market variables as `--help` and the documentation list them: name, default shown, what it does. */
+export const MARKET_SETTINGS: readonly { env: string; shown: string; description: string }[] = [
+  {
+    env: 'MARKET_PROVIDER_URL',
+    shown: 'built-in demo provider',
+    description: 'base URL of a CoinGecko-style market-data API',
+  },
+  {
+    env: 'MARKET_COIN_ID',
+    shown: 'demo',
+    description: "the provider's coin id; required with MARKET_PROVIDER_URL",
+  },
+  { env: 'MARKET_VS_CURRENCIES', shown: 'usd', description: 'comma-separated quote currencies' },
+  { env: 'MARKET_API_KEY', shown: 'none', description: 'provider API key' },
+  {
+    env: 'MARKET_API_KEY_HEADER',
+    shown: 'x-cg-demo-api-key',
+    description: 'header the provider API key is sent in',
+  },
+  { env: 'MARKET_REFRESH_MS', shown: '60000', description: 'price refresh interval, 1000 to 86400000' },
+  { env: 'MARKET_DEMO_SEED', shown: 'explorer-demo', description: 'seed of the demo provider' },
+];
+
 /**
  * Reads the market settings: `MARKET_PROVIDER_URL` (absent → demo provider), `MARKET_COIN_ID` (required with a
  * URL), `MARKET_VS_CURRENCIES` (default `usd`), `MARKET_API_KEY`, `MARKET_API_KEY_HEADER` (default

@@ -1,5 +1,6 @@
 export {
   createMarketProvider,
+  MARKET_SETTINGS,
   type MarketConfig,
   MarketConfigError,
   marketConfigFromEnv,
