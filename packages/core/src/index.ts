@@ -42,6 +42,24 @@ export {
 export type { ChainNode, NodeProbe } from './node.js';
 export { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
 export { type CursorKey, decodeCursor, encodeCursor, INVALID_CURSOR } from './pagination/cursor.js';
+export {
+  type AnyCursorKey,
+  type CursorKeyDef,
+  cursorKey,
+  type KeyColumnType,
+  type KeyField,
+  type KeyOf,
+  type KeyValues,
+  type PageOf,
+} from './pagination/cursor-key.js';
+export {
+  defineList,
+  type ListContext,
+  type ListDefinition,
+  type ListQuery,
+  type ListShape,
+  type RowOf,
+} from './pagination/list-route.js';
 export { MAX_OFFSET, type PageRequest, pageQuery, pageRequest, toPage } from './pagination/params.js';
 export { guardedKey, guardedPageRequest } from './pagination/reorg-guard.js';
 export {
@@ -56,9 +74,14 @@ export {
   TAGS,
   type Tag,
 } from './route.js';
+export { addressFlowsKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
+export { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
 export type { OperationId, RouteOf, V1Route } from './routes/index.js';
 export { v1Routes } from './routes/index.js';
 export { DEFAULT_CHART_DAYS } from './routes/market.js';
+export { topMinersKey } from './routes/miners.js';
+export { poolPayoutsKey } from './routes/pools.js';
+export { txInputsKey, txOutputsKey, txsKey } from './routes/transactions.js';
 export * from './schemas/address.js';
 export * from './schemas/analytics.js';
 export * from './schemas/block.js';

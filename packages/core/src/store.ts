@@ -1,4 +1,9 @@
-import type { PageRequest } from './pagination/params.js';
+import type { PageOf } from './pagination/cursor-key.js';
+import type { addressFlowsKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
+import type { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
+import type { topMinersKey } from './routes/miners.js';
+import type { poolPayoutsKey } from './routes/pools.js';
+import type { txInputsKey, txOutputsKey, txsKey } from './routes/transactions.js';
 import type {
   AddressSummary,
   AddressTx,
@@ -59,7 +64,8 @@ export type PoolRecord = Omit<Pool, 'seen'>;
 
 /**
  * Everything the handlers read. `@explorer/db` implements it over SQL; list methods return up to
- * `limit + 1` rows after the keyset position (or offset) of the page request.
+ * `limit + 1` rows after the keyset position (or offset) of the page request, in the order of the list's cursor
+ * key (declared beside its route), which also types the position.
  */
 export interface Store extends SearchStore, MarketStore {
   /** The indexed tips. */
@@ -72,45 +78,45 @@ export interface Store extends SearchStore, MarketStore {
   blockHashAt(height: number): Promise<string | null>;
 
   getBlock(ref: BlockRef): Promise<BlockRecord | null>;
-  /** Newest first; key [height]. */
-  listBlocks(page: PageRequest): Promise<BlockRecord[]>;
+  /** Newest first. */
+  listBlocks(page: PageOf<typeof blocksKey>): Promise<BlockRecord[]>;
   getCertificate(ref: BlockRef, includeProof: boolean): Promise<Certificate | null>;
   coinbaseOutputs(height: number): Promise<Output[]>;
-  /** Block order; key [blockIndex, vout]. */
-  listBlockOutputs(height: number, page: PageRequest): Promise<Output[]>;
+  /** Block order. */
+  listBlockOutputs(height: number, page: PageOf<typeof blockOutputsKey>): Promise<Output[]>;
   getBlockRaw(ref: BlockRef): Promise<unknown | null>;
-  /** Block order; key [blockIndex]. */
-  listBlockTxs(height: number, page: PageRequest): Promise<TxRecord[]>;
+  /** Block order. */
+  listBlockTxs(height: number, page: PageOf<typeof blockTxsKey>): Promise<TxRecord[]>;
 
-  /** Newest first; key [height, blockIndex]. */
-  listTxs(page: PageRequest): Promise<TxWithCounterpartiesRecord[]>;
+  /** Newest first. */
+  listTxs(page: PageOf<typeof txsKey>): Promise<TxWithCounterpartiesRecord[]>;
   getTx(txid: string): Promise<TxRecord | null>;
   getTxFlow(txid: string): Promise<TxFlow | null>;
-  /** Key [vin]. */
-  listTxInputs(txid: string, page: PageRequest): Promise<Input[]>;
-  /** Key [vout]. */
-  listTxOutputs(txid: string, page: PageRequest): Promise<Output[]>;
+  /** In input order. */
+  listTxInputs(txid: string, page: PageOf<typeof txInputsKey>): Promise<Input[]>;
+  /** In output order. */
+  listTxOutputs(txid: string, page: PageOf<typeof txOutputsKey>): Promise<Output[]>;
   getTxRaw(txid: string): Promise<unknown | null>;
 
   /** Totals of an address; an address never seen gets zeros and `seen: false`. */
   getAddress(address: string): Promise<AddressSummary>;
-  /** Newest first; key [height, blockIndex]. */
-  listAddressTxs(address: string, page: PageRequest): Promise<AddressTxRecord[]>;
-  /** Newest first; key [height, blockIndex, vout]. */
-  listAddressUtxos(address: string, page: PageRequest): Promise<UtxoRecord[]>;
+  /** Newest first. */
+  listAddressTxs(address: string, page: PageOf<typeof addressTxsKey>): Promise<AddressTxRecord[]>;
+  /** Newest first. */
+  listAddressUtxos(address: string, page: PageOf<typeof addressUtxosKey>): Promise<UtxoRecord[]>;
   /** One point per UTC day with activity, oldest first. */
   balanceHistory(address: string): Promise<BalancePoint[]>;
   /** Totals and windows measured back from `now` (unix seconds). */
   flowSummary(address: string, now: number): Promise<FlowSummary>;
-  /** Newest first; key [height, blockIndex]. */
-  listAddressFlows(address: string, page: PageRequest): Promise<FlowRow[]>;
+  /** Newest first. */
+  listAddressFlows(address: string, page: PageOf<typeof addressFlowsKey>): Promise<FlowRow[]>;
 
-  /** Most blocks first; key [blocks, address]. */
-  listTopMiners(page: PageRequest): Promise<Miner[]>;
+  /** Most blocks first. */
+  listTopMiners(page: PageOf<typeof topMinersKey>): Promise<Miner[]>;
   /** A payout address's mining totals (zeros and `seen: false` when it mined nothing). */
   getMiner(address: string): Promise<Miner>;
-  /** Blocks a payout address mined, newest first; key [height]. */
-  listMinerBlocks(address: string, page: PageRequest): Promise<BlockRecord[]>;
+  /** Blocks a payout address mined, newest first. */
+  listMinerBlocks(address: string, page: PageOf<typeof blocksKey>): Promise<BlockRecord[]>;
   /** Blocks per UTC day for a payout address, oldest first. */
   minerBlocksOverTime(address: string): Promise<DailyBlocks[]>;
   /** Pool shares over a window ending at the tip, most blocks first. */
@@ -119,8 +125,8 @@ export interface Store extends SearchStore, MarketStore {
   getPool(poolId: string): Promise<PoolRecord | null>;
   /** Blocks per UTC day for a pool, oldest first. */
   poolBlocksOverTime(poolId: string): Promise<DailyBlocks[]>;
-  /** Coinbase outputs of a pool's blocks, newest first; key [height, vout]. */
-  listPoolPayoutOutputs(poolId: string, page: PageRequest): Promise<PayoutOutput[]>;
+  /** Coinbase outputs of a pool's blocks, newest first. */
+  listPoolPayoutOutputs(poolId: string, page: PageOf<typeof poolPayoutsKey>): Promise<PayoutOutput[]>;
   /** Tip difficulty and hashrate windows (node figures are added by the handler). */
   network(): Promise<Pick<Network, 'height' | 'tipTime' | 'difficulty' | 'hashrate'>>;
   /** Certificate analytics. */

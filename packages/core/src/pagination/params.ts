@@ -41,10 +41,13 @@ export const pageQuery = {
     ),
 };
 
-/** What a store list method receives: a page size and either a keyset position or a legacy offset. */
-export interface PageRequest {
+/**
+ * What a store list method receives: a page size and either a keyset position (of the list's cursor key, see
+ * cursor-key.ts) or a legacy offset.
+ */
+export interface PageRequest<K extends CursorKey = CursorKey> {
   limit: number;
-  after: CursorKey | null;
+  after: K | null;
   offset: number;
 }
 

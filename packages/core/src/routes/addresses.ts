@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { pageQuery, toPage } from '../pagination/params.js';
-import { guardedKey, guardedPageRequest } from '../pagination/reorg-guard.js';
+import { cursorKey } from '../pagination/cursor-key.js';
+import { defineList } from '../pagination/list-route.js';
 import { defineRoute } from '../route.js';
 import {
   AddressSummarySchema,
@@ -10,7 +10,25 @@ import {
   FlowSummarySchema,
   UtxoSchema,
 } from '../schemas/address.js';
-import { addressParam, confirmations, guardStore } from './params.js';
+import { addressParam } from './params.js';
+
+/** An address's transactions newest first, by block position; cursors carry the block's hash as reorg guard. */
+export const addressTxsKey = cursorKey(AddressTxSchema, ['blockHeight', 'blockIndex'], {
+  order: 'desc',
+  guard: 'blockHash',
+});
+
+/** An address's unspent outputs newest first, by creating position; guarded like the history. */
+export const addressUtxosKey = cursorKey(UtxoSchema, ['blockHeight', 'blockIndex', 'vout'], {
+  order: 'desc',
+  guard: 'blockHash',
+});
+
+/** An address's flow rows newest first, by block position; guarded like the history. */
+export const addressFlowsKey = cursorKey(FlowRowSchema, ['blockHeight', 'blockIndex'], {
+  order: 'desc',
+  guard: 'blockHash',
+});
 
 /** The address routes. Unknown (never seen) addresses answer 200 with zero totals: the contract declares no 404. */
 export const addressRoutes = [
@@ -28,7 +46,7 @@ export const addressRoutes = [
       return { body: { address: await ctx.store.getAddress(ctx.params.address) } };
     },
   }),
-  defineRoute({
+  defineList({
     id: 'listAddressTxs',
     path: '/v1/addresses/{address}/txs',
     perTip: true,
@@ -36,23 +54,13 @@ export const addressRoutes = [
     summary: 'Transactions of an address',
     description: 'Newest first, each with what it received, sent and the balance after it.',
     params: addressParam,
-    query: z.object(pageQuery),
-    response: { txs: z.array(AddressTxSchema) },
-    list: true,
-    async handler(ctx) {
-      const scope = `address-txs:${ctx.params.address}`;
-      const req = await guardedPageRequest(guardStore(ctx), ctx.query, scope, ['number', 'number']);
-      const rows = await ctx.store.listAddressTxs(ctx.params.address, req);
-      const page = toPage(rows, req, ctx.query, scope, (t) =>
-        guardedKey([t.blockHeight, t.blockIndex], t.blockHash),
-      );
-      return {
-        body: { txs: page.items.map((t) => ({ ...t, confirmations: confirmations(ctx, t.blockHeight) })) },
-        pagination: page.pagination,
-      };
-    },
+    items: 'txs',
+    key: addressTxsKey,
+    scope: (ctx) => `address-txs:${ctx.params.address}`,
+    load: (ctx, page) => ctx.store.listAddressTxs(ctx.params.address, page),
+    confirmations: 'blockHeight',
   }),
-  defineRoute({
+  defineList({
     id: 'listAddressUtxos',
     path: '/v1/addresses/{address}/utxos',
     perTip: true,
@@ -60,21 +68,11 @@ export const addressRoutes = [
     summary: 'Unspent outputs of an address',
     description: 'Newest first.',
     params: addressParam,
-    query: z.object(pageQuery),
-    response: { utxos: z.array(UtxoSchema) },
-    list: true,
-    async handler(ctx) {
-      const scope = `address-utxos:${ctx.params.address}`;
-      const req = await guardedPageRequest(guardStore(ctx), ctx.query, scope, ['number', 'number', 'number']);
-      const rows = await ctx.store.listAddressUtxos(ctx.params.address, req);
-      const page = toPage(rows, req, ctx.query, scope, (u) =>
-        guardedKey([u.blockHeight, u.blockIndex, u.vout], u.blockHash),
-      );
-      return {
-        body: { utxos: page.items.map((u) => ({ ...u, confirmations: confirmations(ctx, u.blockHeight) })) },
-        pagination: page.pagination,
-      };
-    },
+    items: 'utxos',
+    key: addressUtxosKey,
+    scope: (ctx) => `address-utxos:${ctx.params.address}`,
+    load: (ctx, page) => ctx.store.listAddressUtxos(ctx.params.address, page),
+    confirmations: 'blockHeight',
   }),
   defineRoute({
     id: 'getAddressBalanceHistory',
@@ -105,7 +103,7 @@ export const addressRoutes = [
       return { body: { summary: await ctx.store.flowSummary(ctx.params.address, now) } };
     },
   }),
-  defineRoute({
+  defineList({
     id: 'listAddressFlows',
     path: '/v1/addresses/{address}/flows',
     perTip: true,
@@ -113,17 +111,9 @@ export const addressRoutes = [
     summary: 'Flow rows of an address',
     description: 'Newest first: what each transaction received and sent, and the balance after it.',
     params: addressParam,
-    query: z.object(pageQuery),
-    response: { flows: z.array(FlowRowSchema) },
-    list: true,
-    async handler(ctx) {
-      const scope = `address-flows:${ctx.params.address}`;
-      const req = await guardedPageRequest(guardStore(ctx), ctx.query, scope, ['number', 'number']);
-      const rows = await ctx.store.listAddressFlows(ctx.params.address, req);
-      const page = toPage(rows, req, ctx.query, scope, (f) =>
-        guardedKey([f.blockHeight, f.blockIndex], f.blockHash),
-      );
-      return { body: { flows: page.items }, pagination: page.pagination };
-    },
+    items: 'flows',
+    key: addressFlowsKey,
+    scope: (ctx) => `address-flows:${ctx.params.address}`,
+    load: (ctx, page) => ctx.store.listAddressFlows(ctx.params.address, page),
   }),
 ] as const;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { NotFoundError } from '../errors.js';
-import { pageQuery, pageRequest, toPage } from '../pagination/params.js';
-import { guardedKey, guardedPageRequest } from '../pagination/reorg-guard.js';
+import { cursorKey } from '../pagination/cursor-key.js';
+import { defineList } from '../pagination/list-route.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { BlockSchema, CertificateSchema, OutputSchema } from '../schemas/block.js';
 import { Height } from '../schemas/common.js';
 import { TxSchema } from '../schemas/tx.js';
 import type { BlockRecord, BlockRef } from '../store.js';
-import { blockNotFound, confirmations, guardStore, heightOrHashParam, isFinal, refKey } from './params.js';
+import { blockNotFound, confirmations, heightOrHashParam, isFinal, refKey } from './params.js';
 
 const withConfirmations = (ctx: RouteContext<unknown, unknown>, b: BlockRecord) => ({
   ...b,
@@ -35,27 +35,29 @@ const includeProofQuery = z.object({
     .meta({ type: 'boolean', default: false }),
 });
 
+/** Blocks newest first (also a miner's blocks); cursors carry the block's hash as reorg guard. */
+export const blocksKey = cursorKey(BlockSchema, ['height'], { order: 'desc', guard: 'hash' });
+
+/** A block's transactions in block order, coinbase first. */
+export const blockTxsKey = cursorKey(TxSchema, ['blockIndex'], { order: 'asc' });
+
+/** Outputs created in a block, in block order: transaction position, then output index. */
+export const blockOutputsKey = cursorKey(OutputSchema, ['blockIndex', 'vout'], { order: 'asc' });
+
 /** The block routes. */
 export const blockRoutes = [
-  defineRoute({
+  defineList({
     id: 'listBlocks',
     path: '/v1/blocks',
     perTip: true,
     tag: 'Blocks',
     summary: 'Recent blocks',
     description: 'Newest first, with miner labels, pool and certificate summary.',
-    query: z.object(pageQuery),
-    response: { blocks: z.array(BlockSchema) },
-    list: true,
-    async handler(ctx) {
-      const req = await guardedPageRequest(guardStore(ctx), ctx.query, 'blocks', ['number']);
-      const rows = await ctx.store.listBlocks(req);
-      const page = toPage(rows, req, ctx.query, 'blocks', (b) => guardedKey([b.height], b.hash));
-      return {
-        body: { blocks: page.items.map((b) => withConfirmations(ctx, b)) },
-        pagination: page.pagination,
-      };
-    },
+    items: 'blocks',
+    key: blocksKey,
+    scope: () => 'blocks',
+    load: (ctx, page) => ctx.store.listBlocks(page),
+    confirmations: 'height',
   }),
   defineRoute({
     id: 'getBlock',
@@ -114,7 +116,7 @@ export const blockRoutes = [
       return { body: { height: block.height, hash: block.hash, outputs } };
     },
   }),
-  defineRoute({
+  defineList({
     id: 'listBlockOutputs',
     path: '/v1/blocks/{heightOrHash}/outputs',
     perTip: true,
@@ -122,18 +124,12 @@ export const blockRoutes = [
     summary: 'Outputs created in a block',
     description: 'In block order (transaction position, then output index), with spend state.',
     params: heightOrHashParam,
-    query: z.object(pageQuery),
-    response: { outputs: z.array(OutputSchema) },
-    list: true,
     notFound: true,
-    async handler(ctx) {
-      const block = await loadBlock(ctx, ctx.params.heightOrHash);
-      const scope = `block-outputs:${block.hash}`;
-      const req = pageRequest(ctx.query, scope, ['number', 'number']);
-      const rows = await ctx.store.listBlockOutputs(block.height, req);
-      const page = toPage(rows, req, ctx.query, scope, (o) => [o.blockIndex, o.vout]);
-      return { body: { outputs: page.items }, pagination: page.pagination };
-    },
+    items: 'outputs',
+    key: blockOutputsKey,
+    parent: (ctx) => loadBlock(ctx, ctx.params.heightOrHash),
+    scope: (_ctx, block) => `block-outputs:${block.hash}`,
+    load: (ctx, page, block) => ctx.store.listBlockOutputs(block.height, page),
   }),
   defineRoute({
     id: 'getBlockRaw',
@@ -158,7 +154,7 @@ export const blockRoutes = [
       return { body: { raw: raw as Record<string, unknown> }, immutable: final };
     },
   }),
-  defineRoute({
+  defineList({
     id: 'listBlockTxs',
     path: '/v1/blocks/{heightOrHash}/txs',
     perTip: true,
@@ -166,20 +162,12 @@ export const blockRoutes = [
     summary: 'Transactions in a block',
     description: 'In block order, coinbase first.',
     params: heightOrHashParam,
-    query: z.object(pageQuery),
-    response: { txs: z.array(TxSchema) },
-    list: true,
     notFound: true,
-    async handler(ctx) {
-      const block = await loadBlock(ctx, ctx.params.heightOrHash);
-      const scope = `block-txs:${block.hash}`;
-      const req = pageRequest(ctx.query, scope, ['number']);
-      const rows = await ctx.store.listBlockTxs(block.height, req);
-      const page = toPage(rows, req, ctx.query, scope, (t) => [t.blockIndex]);
-      return {
-        body: { txs: page.items.map((t) => ({ ...t, confirmations: confirmations(ctx, t.blockHeight) })) },
-        pagination: page.pagination,
-      };
-    },
+    items: 'txs',
+    key: blockTxsKey,
+    parent: (ctx) => loadBlock(ctx, ctx.params.heightOrHash),
+    scope: (_ctx, block) => `block-txs:${block.hash}`,
+    load: (ctx, page, block) => ctx.store.listBlockTxs(block.height, page),
+    confirmations: 'blockHeight',
   }),
 ] as const;

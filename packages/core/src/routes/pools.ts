@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { pageQuery, toPage } from '../pagination/params.js';
-import { guardedKey, guardedPageRequest } from '../pagination/reorg-guard.js';
+import { cursorKey } from '../pagination/cursor-key.js';
+import { defineList } from '../pagination/list-route.js';
+import { pageQuery } from '../pagination/params.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { Count } from '../schemas/common.js';
 import {
@@ -11,7 +12,6 @@ import {
   PoolShareSchema,
   PoolWindowSchema,
 } from '../schemas/mining.js';
-import { guardStore } from './params.js';
 
 const poolIdParam = z.object({
   poolId: z
@@ -50,6 +50,12 @@ async function loadPool(ctx: RouteContext<{ poolId: string }, unknown>): Promise
     recentPayoutOutputs: [],
   };
 }
+
+/** Coinbase outputs of a pool's blocks newest first, by height then output; cursors carry the block's hash as reorg guard. */
+export const poolPayoutsKey = cursorKey(PayoutOutputSchema, ['blockHeight', 'vout'], {
+  order: 'desc',
+  guard: 'blockHash',
+});
 
 /**
  * Pool routes: pools by known label or inferred coinbase tag; `unknown` is a pool like any other. An unknown id
@@ -111,7 +117,7 @@ export const poolRoutes = [
       };
     },
   }),
-  defineRoute({
+  defineList({
     id: 'listPoolPayoutOutputs',
     path: '/v1/pools/{poolId}/payout-outputs',
     perTip: true,
@@ -120,17 +126,9 @@ export const poolRoutes = [
     description:
       'Newest first (empty for an unknown id). Paginated with cursors like every list (the contract names only limit).',
     params: poolIdParam,
-    query: z.object(pageQuery),
-    response: { outputs: z.array(PayoutOutputSchema) },
-    list: true,
-    async handler(ctx) {
-      const scope = `pool-payouts:${ctx.params.poolId}`;
-      const req = await guardedPageRequest(guardStore(ctx), ctx.query, scope, ['number', 'number']);
-      const rows = await ctx.store.listPoolPayoutOutputs(ctx.params.poolId, req);
-      const page = toPage(rows, req, ctx.query, scope, (o) =>
-        guardedKey([o.blockHeight, o.vout], o.blockHash),
-      );
-      return { body: { outputs: page.items }, pagination: page.pagination };
-    },
+    items: 'outputs',
+    key: poolPayoutsKey,
+    scope: (ctx) => `pool-payouts:${ctx.params.poolId}`,
+    load: (ctx, page) => ctx.store.listPoolPayoutOutputs(ctx.params.poolId, page),
   }),
 ] as const;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { NotFoundError } from '../errors.js';
-import { pageQuery, pageRequest, toPage } from '../pagination/params.js';
-import { guardedKey, guardedPageRequest } from '../pagination/reorg-guard.js';
+import { cursorKey } from '../pagination/cursor-key.js';
+import { defineList } from '../pagination/list-route.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { InputSchema, OutputSchema } from '../schemas/block.js';
 import { TxFlowSchema, TxSchema, TxWithCounterpartiesSchema } from '../schemas/tx.js';
 import type { TxRecord } from '../store.js';
-import { confirmations, guardStore, isFinal, txidParam } from './params.js';
+import { confirmations, isFinal, txidParam } from './params.js';
 
 /** Loads a transaction (through the cache once final) or answers 404. */
 async function loadTx(ctx: RouteContext<unknown, unknown>, txid: string): Promise<TxRecord> {
@@ -19,29 +19,32 @@ async function loadTx(ctx: RouteContext<unknown, unknown>, txid: string): Promis
   return tx;
 }
 
+/** Transactions newest first, by block position; cursors carry the block's hash as reorg guard. */
+export const txsKey = cursorKey(TxWithCounterpartiesSchema, ['blockHeight', 'blockIndex'], {
+  order: 'desc',
+  guard: 'blockHash',
+});
+
+/** A transaction's inputs in order. */
+export const txInputsKey = cursorKey(InputSchema, ['vin'], { order: 'asc' });
+
+/** A transaction's outputs in order. */
+export const txOutputsKey = cursorKey(OutputSchema, ['vout'], { order: 'asc' });
+
 /** The transaction routes. */
 export const transactionRoutes = [
-  defineRoute({
+  defineList({
     id: 'listTxs',
     path: '/v1/txs',
     perTip: true,
     tag: 'Transactions',
     summary: 'Recent transaction flows',
     description: 'Newest first: value, fee, type and counterparties of each transaction.',
-    query: z.object(pageQuery),
-    response: { txs: z.array(TxWithCounterpartiesSchema) },
-    list: true,
-    async handler(ctx) {
-      const req = await guardedPageRequest(guardStore(ctx), ctx.query, 'txs', ['number', 'number']);
-      const rows = await ctx.store.listTxs(req);
-      const page = toPage(rows, req, ctx.query, 'txs', (t) =>
-        guardedKey([t.blockHeight, t.blockIndex], t.blockHash),
-      );
-      return {
-        body: { txs: page.items.map((t) => ({ ...t, confirmations: confirmations(ctx, t.blockHeight) })) },
-        pagination: page.pagination,
-      };
-    },
+    items: 'txs',
+    key: txsKey,
+    scope: () => 'txs',
+    load: (ctx, page) => ctx.store.listTxs(page),
+    confirmations: 'blockHeight',
   }),
   defineRoute({
     id: 'getTx',
@@ -77,7 +80,7 @@ export const transactionRoutes = [
       return { body: { flow } };
     },
   }),
-  defineRoute({
+  defineList({
     id: 'listTxInputs',
     path: '/v1/txs/{txid}/inputs',
     perTip: true,
@@ -85,25 +88,16 @@ export const transactionRoutes = [
     summary: 'Transaction inputs',
     description: 'With the value and address of each spent output.',
     params: txidParam,
-    query: z.object(pageQuery),
-    response: { inputs: z.array(InputSchema) },
-    list: true,
     notFound: true,
-    async handler(ctx) {
-      const tx = await loadTx(ctx, ctx.params.txid);
-      const scope = `tx-inputs:${tx.txid}`;
-      const req = pageRequest(ctx.query, scope, ['number']);
-      const rows = await ctx.store.listTxInputs(tx.txid, req);
-      const page = toPage(rows, req, ctx.query, scope, (i) => [i.vin]);
-      // Inputs never change once their block is final (outputs can still be spent, so they are not).
-      return {
-        body: { inputs: page.items },
-        pagination: page.pagination,
-        immutable: isFinal(ctx.meta.indexedTip, tx.blockHeight, ctx.config),
-      };
-    },
+    items: 'inputs',
+    key: txInputsKey,
+    parent: (ctx) => loadTx(ctx, ctx.params.txid),
+    scope: (_ctx, tx) => `tx-inputs:${tx.txid}`,
+    load: (ctx, page, tx) => ctx.store.listTxInputs(tx.txid, page),
+    // Inputs never change once their block is final (outputs can still be spent, so they are not).
+    immutable: (ctx, tx) => isFinal(ctx.meta.indexedTip, tx.blockHeight, ctx.config),
   }),
-  defineRoute({
+  defineList({
     id: 'listTxOutputs',
     path: '/v1/txs/{txid}/outputs',
     perTip: true,
@@ -111,18 +105,12 @@ export const transactionRoutes = [
     summary: 'Transaction outputs',
     description: 'With spend state.',
     params: txidParam,
-    query: z.object(pageQuery),
-    response: { outputs: z.array(OutputSchema) },
-    list: true,
     notFound: true,
-    async handler(ctx) {
-      const tx = await loadTx(ctx, ctx.params.txid);
-      const scope = `tx-outputs:${tx.txid}`;
-      const req = pageRequest(ctx.query, scope, ['number']);
-      const rows = await ctx.store.listTxOutputs(tx.txid, req);
-      const page = toPage(rows, req, ctx.query, scope, (o) => [o.vout]);
-      return { body: { outputs: page.items }, pagination: page.pagination };
-    },
+    items: 'outputs',
+    key: txOutputsKey,
+    parent: (ctx) => loadTx(ctx, ctx.params.txid),
+    scope: (_ctx, tx) => `tx-outputs:${tx.txid}`,
+    load: (ctx, page, tx) => ctx.store.listTxOutputs(tx.txid, page),
   }),
   defineRoute({
     id: 'getTxRaw',

@@ -1,5 +1,6 @@
+import { addressFlowsKey, addressTxsKey, addressUtxosKey, type PageOf } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
-import { keyset, type Page } from './keyset.js';
+import { keyset } from './keyset.js';
 import { TX_COLUMNS, type TxQueryRow } from './txs.js';
 
 /** An address row with its label. */
@@ -47,9 +48,13 @@ export interface AddressTxQueryRow extends TxQueryRow {
 }
 
 /** Transactions of an address, newest first. */
-export function selectAddressTxs(sql: Sql, address: string, page: Page): Promise<AddressTxQueryRow[]> {
+export function selectAddressTxs(
+  sql: Sql,
+  address: string,
+  page: PageOf<typeof addressTxsKey>,
+): Promise<AddressTxQueryRow[]> {
   const params: unknown[] = [address];
-  const k = keyset(page, ['a.block_height', 'a.block_index'], 'desc', params);
+  const k = keyset(addressTxsKey, page, params, 'a');
   // The page is cut from the address's history first, then joined row by row: a join planned over the whole
   // history (a merge join walking blocks down from the tip) would cost more the deeper the page.
   return sql.query<AddressTxQueryRow>(
@@ -58,7 +63,7 @@ export function selectAddressTxs(sql: Sql, address: string, page: Page): Promise
            WHERE a.address = $1 AND ${k.where} ${k.tail}) a
      JOIN txs t ON t.block_height = a.block_height AND t.block_index = a.block_index
      JOIN blocks b ON b.height = a.block_height
-     ORDER BY a.block_height DESC, a.block_index DESC`,
+     ${k.order}`,
     params,
     'addresses.txs',
   );
@@ -77,14 +82,18 @@ export interface FlowQueryRow {
 }
 
 /** History rows of an address, newest first. */
-export function selectAddressFlows(sql: Sql, address: string, page: Page): Promise<FlowQueryRow[]> {
+export function selectAddressFlows(
+  sql: Sql,
+  address: string,
+  page: PageOf<typeof addressFlowsKey>,
+): Promise<FlowQueryRow[]> {
   const params: unknown[] = [address];
-  const k = keyset(page, ['a.block_height', 'a.block_index'], 'desc', params);
+  const k = keyset(addressFlowsKey, page, params, 'a');
   return sql.query<FlowQueryRow>(
     `SELECT a.txid, a.block_height, b.hash AS block_hash, a.block_index, a.block_time, a.received, a.sent, a.balance
      FROM (SELECT a.* FROM address_txs a WHERE a.address = $1 AND ${k.where} ${k.tail}) a
      JOIN blocks b ON b.height = a.block_height
-     ORDER BY a.block_height DESC, a.block_index DESC`,
+     ${k.order}`,
     params,
     'addresses.flows',
   );
@@ -105,15 +114,19 @@ export interface UtxoQueryRow {
 }
 
 /** Unspent outputs of an address, newest first (served by the partial index on unspent outputs). */
-export function selectAddressUtxos(sql: Sql, address: string, page: Page): Promise<UtxoQueryRow[]> {
+export function selectAddressUtxos(
+  sql: Sql,
+  address: string,
+  page: PageOf<typeof addressUtxosKey>,
+): Promise<UtxoQueryRow[]> {
   const params: unknown[] = [address];
-  const k = keyset(page, ['o.block_height', 'o.block_index', 'o.vout'], 'desc', params);
+  const k = keyset(addressUtxosKey, page, params, 'o');
   return sql.query<UtxoQueryRow>(
     `SELECT o.txid, o.vout, o.value, o.block_height, b.hash AS block_hash, o.block_index, b.time, o.script_type,
             o.script_hex, o.is_coinbase
      FROM (SELECT o.* FROM outputs o WHERE o.address = $1 AND o.spent_txid IS NULL AND ${k.where} ${k.tail}) o
      JOIN blocks b ON b.height = o.block_height
-     ORDER BY o.block_height DESC, o.block_index DESC, o.vout DESC`,
+     ${k.order}`,
     params,
     'addresses.utxos',
   );

@@ -1,5 +1,6 @@
+import { blocksKey, type PageOf } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
-import { keyset, type Page } from './keyset.js';
+import { keyset } from './keyset.js';
 
 /** How a block is addressed. */
 export type BlockRef = { height: number } | { hash: string };
@@ -78,16 +79,20 @@ export async function selectBlock(sql: Sql, ref: BlockRef): Promise<BlockQueryRo
 }
 
 /** Blocks, newest first. */
-export function selectBlocks(sql: Sql, page: Page): Promise<BlockQueryRow[]> {
+export function selectBlocks(sql: Sql, page: PageOf<typeof blocksKey>): Promise<BlockQueryRow[]> {
   const params: unknown[] = [];
-  const k = keyset(page, ['b.height'], 'desc', params);
+  const k = keyset(blocksKey, page, params, 'b');
   return sql.query<BlockQueryRow>(`${BLOCK_SELECT} WHERE ${k.where} ${k.tail}`, params, 'blocks.list');
 }
 
 /** Blocks a payout address mined, newest first (served by the miner index). */
-export function selectMinerBlocks(sql: Sql, address: string, page: Page): Promise<BlockQueryRow[]> {
+export function selectMinerBlocks(
+  sql: Sql,
+  address: string,
+  page: PageOf<typeof blocksKey>,
+): Promise<BlockQueryRow[]> {
   const params: unknown[] = [address];
-  const k = keyset(page, ['b.height'], 'desc', params);
+  const k = keyset(blocksKey, page, params, 'b');
   return sql.query<BlockQueryRow>(
     `${BLOCK_SELECT} WHERE b.miner_address = $1 AND ${k.where} ${k.tail}`,
     params,

@@ -1,33 +1,39 @@
-/** A page as the queries receive it (the shape of core's PageRequest). */
-export interface Page {
-  limit: number;
-  after: readonly (string | number)[] | null;
-  offset: number;
-}
+import type { AnyCursorKey, PageOf } from '@explorer/core';
+
+/** The SQL column of a key field under a table alias: `blockHeight` in `t` is `t.block_height`. */
+const columnOf = (alias: string, field: string) =>
+  `${alias}.${field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
 
 /**
- * Builds the keyset condition and paging tail of a list query: `(a, b) < ($n, $n+1)` after the last row of
- * the previous page (or an OFFSET for legacy clients), then `LIMIT limit + 1` so the caller knows whether
- * another page follows. Returns the SQL fragments and appends their parameters to `params`.
+ * Builds the keyset SQL of a list from its cursor key (declared in core beside the route, so the order, the
+ * cursor and the SQL cannot drift apart): `(a, b) < ($n, $n+1)` after the last row of the previous page (`>`
+ * for an ascending key; an OFFSET for legacy clients instead), then `ORDER BY a DESC, b DESC LIMIT limit + 1`,
+ * so the caller knows whether another page follows. Each key field is the snake_case column of that name under
+ * `alias`, unless `columns` names another (a column of a joined table). Appends the parameters to `params`;
+ * `order` alone is for an outer query that must keep the order of a page cut in a subquery.
+ * @example keyset(txsKey, page, params, 't') // (t.block_height, t.block_index) < ($1, $2) …
  */
-export function keyset(
-  page: Page,
-  columns: readonly string[],
-  direction: 'asc' | 'desc',
+export function keyset<K extends AnyCursorKey>(
+  key: K,
+  page: PageOf<K>,
   params: unknown[],
-): { where: string; tail: string } {
+  alias: string,
+  columns: Partial<Record<K['columns'][number], string>> = {},
+): { where: string; order: string; tail: string } {
+  const named = columns as Partial<Record<string, string>>;
+  const sqlColumns = key.columns.map((field) => named[field] ?? columnOf(alias, field));
   let where = 'TRUE';
-  if (page.after && page.after.length === columns.length) {
+  if (page.after) {
     const placeholders = page.after.map((v) => {
       params.push(v);
       return `$${params.length}`;
     });
-    where = `(${columns.join(', ')}) ${direction === 'desc' ? '<' : '>'} (${placeholders.join(', ')})`;
+    where = `(${sqlColumns.join(', ')}) ${key.order === 'desc' ? '<' : '>'} (${placeholders.join(', ')})`;
   }
   params.push(page.limit + 1);
   const limit = `$${params.length}`;
   params.push(page.after ? 0 : page.offset);
   const offset = `$${params.length}`;
-  const order = columns.map((c) => `${c} ${direction.toUpperCase()}`).join(', ');
-  return { where, tail: `ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}` };
+  const order = `ORDER BY ${sqlColumns.map((c) => `${c} ${key.order.toUpperCase()}`).join(', ')}`;
+  return { where, order, tail: `${order} LIMIT ${limit} OFFSET ${offset}` };
 }

@@ -1,5 +1,6 @@
+import { type PageOf, poolPayoutsKey, topMinersKey } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
-import { keyset, type Page } from './keyset.js';
+import { keyset } from './keyset.js';
 
 /** Indexed blocks (heights are contiguous from the first indexed one), read from the primary key's ends. */
 export async function selectBlockCount(sql: Sql): Promise<number> {
@@ -48,9 +49,9 @@ const MINER_SELECT = `SELECT m.address, l.label, m.blocks, m.reward, m.first_hei
   LEFT JOIN known_labels l ON l.address = m.address LEFT JOIN pools p ON p.id = b.pool_id`;
 
 /** Miners by mined blocks (ranking index). */
-export function selectTopMiners(sql: Sql, page: Page): Promise<MinerQueryRow[]> {
+export function selectTopMiners(sql: Sql, page: PageOf<typeof topMinersKey>): Promise<MinerQueryRow[]> {
   const params: unknown[] = [];
-  const k = keyset(page, ['m.blocks', 'm.address'], 'desc', params);
+  const k = keyset(topMinersKey, page, params, 'm');
   return sql.query<MinerQueryRow>(`${MINER_SELECT} WHERE ${k.where} ${k.tail}`, params, 'mining.top-miners');
 }
 
@@ -176,9 +177,14 @@ export interface PayoutQueryRow {
 }
 
 /** Coinbase outputs of a pool's blocks, newest first (pool index, then the block's coinbase outputs). */
-export function selectPoolPayouts(sql: Sql, poolId: string, page: Page): Promise<PayoutQueryRow[]> {
+export function selectPoolPayouts(
+  sql: Sql,
+  poolId: string,
+  page: PageOf<typeof poolPayoutsKey>,
+): Promise<PayoutQueryRow[]> {
   const params: unknown[] = [poolId];
-  const k = keyset(page, ['b.height', 'o.vout'], 'desc', params);
+  // The height is read from the pool's blocks (their pool index gives the order), not from the outputs.
+  const k = keyset(poolPayoutsKey, page, params, 'o', { blockHeight: 'b.height' });
   return sql.query<PayoutQueryRow>(
     `SELECT o.txid, o.vout, b.height, b.hash, b.time, o.address, o.value, o.script_type, o.spent_txid IS NOT NULL AS spent
      FROM blocks b JOIN outputs o ON o.block_height = b.height AND o.block_index = 0

@@ -1,5 +1,6 @@
+import { blockOutputsKey, blockTxsKey, type PageOf, txInputsKey, txOutputsKey, txsKey } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
-import { keyset, type Page } from './keyset.js';
+import { keyset } from './keyset.js';
 
 /** The columns every transaction summary reads. */
 export const TX_COLUMNS = `t.txid, t.block_height, b.hash AS block_hash, t.block_index, t.block_time, t.size, t.vsize, t.weight,
@@ -37,9 +38,9 @@ export async function selectTx(sql: Sql, txid: string): Promise<TxQueryRow | nul
 }
 
 /** Transactions, newest first. */
-export function selectRecentTxs(sql: Sql, page: Page): Promise<TxQueryRow[]> {
+export function selectRecentTxs(sql: Sql, page: PageOf<typeof txsKey>): Promise<TxQueryRow[]> {
   const params: unknown[] = [];
-  const k = keyset(page, ['t.block_height', 't.block_index'], 'desc', params);
+  const k = keyset(txsKey, page, params, 't');
   return sql.query<TxQueryRow>(
     `SELECT ${TX_COLUMNS} FROM txs t JOIN blocks b ON b.height = t.block_height WHERE ${k.where} ${k.tail}`,
     params,
@@ -48,9 +49,13 @@ export function selectRecentTxs(sql: Sql, page: Page): Promise<TxQueryRow[]> {
 }
 
 /** Transactions of a block, in block order. */
-export function selectBlockTxs(sql: Sql, height: number, page: Page): Promise<TxQueryRow[]> {
+export function selectBlockTxs(
+  sql: Sql,
+  height: number,
+  page: PageOf<typeof blockTxsKey>,
+): Promise<TxQueryRow[]> {
   const params: unknown[] = [height];
-  const k = keyset(page, ['t.block_index'], 'asc', params);
+  const k = keyset(blockTxsKey, page, params, 't');
   return sql.query<TxQueryRow>(
     `SELECT ${TX_COLUMNS} FROM txs t JOIN blocks b ON b.height = t.block_height
      WHERE t.block_height = $1 AND ${k.where} ${k.tail}`,
@@ -102,9 +107,13 @@ export interface InputQueryRow {
 }
 
 /** Inputs of a transaction, in order. */
-export function selectInputs(sql: Sql, txid: string, page: Page): Promise<InputQueryRow[]> {
+export function selectInputs(
+  sql: Sql,
+  txid: string,
+  page: PageOf<typeof txInputsKey>,
+): Promise<InputQueryRow[]> {
   const params: unknown[] = [txid];
-  const k = keyset(page, ['i.vin'], 'asc', params);
+  const k = keyset(txInputsKey, page, params, 'i');
   return sql.query<InputQueryRow>(
     `SELECT i.txid, i.vin, i.prev_txid, i.prev_vout, i.address, l.label, i.value, i.sequence
      FROM inputs i LEFT JOIN known_labels l ON l.address = i.address WHERE i.txid = $1 AND ${k.where} ${k.tail}`,
@@ -135,9 +144,13 @@ const OUTPUT_SELECT = `SELECT o.txid, o.vout, o.block_height, o.block_index, o.a
   FROM outputs o LEFT JOIN known_labels l ON l.address = o.address`;
 
 /** Outputs of a transaction, in order. */
-export function selectTxOutputs(sql: Sql, txid: string, page: Page): Promise<OutputQueryRow[]> {
+export function selectTxOutputs(
+  sql: Sql,
+  txid: string,
+  page: PageOf<typeof txOutputsKey>,
+): Promise<OutputQueryRow[]> {
   const params: unknown[] = [txid];
-  const k = keyset(page, ['o.vout'], 'asc', params);
+  const k = keyset(txOutputsKey, page, params, 'o');
   return sql.query<OutputQueryRow>(
     `${OUTPUT_SELECT} WHERE o.txid = $1 AND ${k.where} ${k.tail}`,
     params,
@@ -146,9 +159,13 @@ export function selectTxOutputs(sql: Sql, txid: string, page: Page): Promise<Out
 }
 
 /** Outputs created in a block, in block order. */
-export function selectBlockOutputs(sql: Sql, height: number, page: Page): Promise<OutputQueryRow[]> {
+export function selectBlockOutputs(
+  sql: Sql,
+  height: number,
+  page: PageOf<typeof blockOutputsKey>,
+): Promise<OutputQueryRow[]> {
   const params: unknown[] = [height];
-  const k = keyset(page, ['o.block_index', 'o.vout'], 'asc', params);
+  const k = keyset(blockOutputsKey, page, params, 'o');
   return sql.query<OutputQueryRow>(
     `${OUTPUT_SELECT} WHERE o.block_height = $1 AND ${k.where} ${k.tail}`,
     params,

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import type { RouteDefinition, RouteResult } from '../route.js';
+import { confirmations, guardStore } from '../routes/params.js';
+import type { AnyCursorKey, NumberField, PageOf } from './cursor-key.js';
+import { pageQuery, pageRequest, toPage } from './params.js';
+import { guardedPageRequest } from './reorg-guard.js';
+
+const listQuery = () => z.object(pageQuery);
+
+/** The query schema of every list: limit, cursor and the legacy offset. */
+export type ListQuery = ReturnType<typeof listQuery>;
+
+/** What a list's callbacks read: the route context of its path parameters and the list query. */
+export type ListContext<P extends z.ZodObject | undefined> = Parameters<
+  RouteDefinition<P, ListQuery, z.ZodRawShape>['handler']
+>[0];
+
+type ItemOf<K extends AnyCursorKey> = z.output<K['item']>;
+
+/** A row as the store returns it: an item without what the handler adds (its confirmations). */
+export type RowOf<K extends AnyCursorKey> = Omit<ItemOf<K>, 'confirmations'>;
+
+/** The body members of a list: `E` (read beside the page), then the items under `M`. */
+export type ListShape<M extends string, K extends AnyCursorKey, E extends z.ZodRawShape> = E & {
+  [X in M]: z.ZodArray<K['item']>;
+};
+
+// Items whose schema has `confirmations` must say which of their heights it is counted from.
+type ConfirmationsOption<K extends AnyCursorKey> = 'confirmations' extends keyof ItemOf<K>
+  ? {
+      /** The row field holding the height from which each item's `confirmations` is counted. */
+      confirmations: NumberField<RowOf<K>>;
+    }
+  : { confirmations?: never };
+
+/** One list endpoint: the route's own fields, its items and cursor key, and how its page is read. */
+export type ListDefinition<
+  I extends string,
+  P extends z.ZodObject | undefined,
+  M extends string,
+  K extends AnyCursorKey,
+  Parent,
+  E extends z.ZodRawShape,
+> = Pick<
+  RouteDefinition<P, ListQuery, ListShape<M, K, E>, I>,
+  'id' | 'path' | 'tag' | 'summary' | 'description' | 'params' | 'notFound' | 'perTip'
+> & {
+  /** The body member holding the page's items (`blocks`, `txs` …). */
+  items: M;
+  /** The key the list is ordered and paged by; its item schema is the items' schema. */
+  key: K;
+  /** Reads what the list belongs to (a block, a transaction) before the page; throws the 404 when absent. */
+  parent?(ctx: ListContext<P>): Promise<Parent>;
+  /** Names the list a cursor belongs to (`blocks`, `address-txs:<address>`): other lists refuse its cursors. */
+  scope(ctx: ListContext<P>, parent: Parent): string;
+  /** Reads up to `limit + 1` rows after the page request's position (or offset), in the key's order. */
+  load(ctx: ListContext<P>, page: PageOf<K>, parent: Parent): Promise<RowOf<K>[]>;
+  /** Body members besides the items, listed before them and read beside the page. */
+  also?: { response: E; load(ctx: ListContext<P>, parent: Parent): Promise<z.output<z.ZodObject<E>>> };
+  /** Whether the whole body can never change again (see RouteResult). */
+  immutable?(ctx: ListContext<P>, parent: Parent): boolean;
+} & ConfirmationsOption<K>;
+
+/**
+ * Declares a list endpoint: the route's handler (parent → scope → page request, reorg-guarded when the key is →
+ * store call → page and cursor → confirmations), its query and its response all follow from one declaration,
+ * and its cursor key is the one `@explorer/db` builds the keyset SQL from.
+ * @example defineList({ id: 'listBlocks', path: '/v1/blocks', items: 'blocks', key: blocksKey, scope: () => 'blocks', … })
+ */
+export function defineList<
+  const I extends string,
+  P extends z.ZodObject | undefined,
+  const M extends string,
+  K extends AnyCursorKey,
+  Parent = undefined,
+  E extends z.ZodRawShape = Record<never, never>,
+>(def: ListDefinition<I, P, M, K, Parent, E>): RouteDefinition<P, ListQuery, ListShape<M, K, E>, I> {
+  const { items, key, parent, scope, load, also, immutable, confirmations: heightField, ...route } = def;
+  return {
+    ...route,
+    query: listQuery(),
+    response: { ...also?.response, [items]: z.array(key.item) } as ListShape<M, K, E>,
+    list: true,
+    async handler(ctx) {
+      const owner = (await parent?.(ctx)) as Parent;
+      const name = scope(ctx, owner);
+      const req = (
+        key.guard === null
+          ? pageRequest(ctx.query, name, key.types)
+          : await guardedPageRequest(guardStore(ctx), ctx.query, name, key.types)
+      ) as PageOf<K>; // the cursor was checked against the key's types as it was decoded
+      const [rows, extra] = await Promise.all([load(ctx, req, owner), also?.load(ctx, owner)]);
+      const page = toPage(rows, req, ctx.query, name, (row) => key.cursorOf(row));
+      const height = heightField as keyof RowOf<K> | undefined;
+      const list =
+        height === undefined
+          ? page.items
+          : page.items.map((row) => ({ ...row, confirmations: confirmations(ctx, row[height] as number) }));
+      return {
+        body: { ...extra, [items]: list },
+        pagination: page.pagination,
+        ...(immutable ? { immutable: immutable(ctx, owner) } : {}),
+      } as RouteResult<z.output<z.ZodObject<ListShape<M, K, E>>>>;
+    },
+  };
+}

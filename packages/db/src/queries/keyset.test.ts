@@ -1,0 +1,50 @@
+import { addressUtxosKey, blockOutputsKey, poolPayoutsKey, topMinersKey, txsKey } from '@explorer/core';
+import { describe, expect, it } from 'vitest';
+import { keyset } from './keyset.js';
+
+describe('keyset SQL from a cursor key', () => {
+  it('compares and orders the key columns downwards for a newest-first list, after the query parameters', () => {
+    const params: unknown[] = ['addr'];
+    const k = keyset(txsKey, { limit: 20, after: [812345, 3], offset: 0 }, params, 't');
+    expect(k.where).toBe('(t.block_height, t.block_index) < ($2, $3)');
+    expect(k.order).toBe('ORDER BY t.block_height DESC, t.block_index DESC');
+    expect(k.tail).toBe('ORDER BY t.block_height DESC, t.block_index DESC LIMIT $4 OFFSET $5');
+    // limit + 1 rows tell whether another page follows; a cursor ignores any offset.
+    expect(params).toEqual(['addr', 812345, 3, 21, 0]);
+  });
+
+  it('compares upwards for a list in natural order, and pages the first page by offset', () => {
+    const params: unknown[] = [];
+    expect(keyset(blockOutputsKey, { limit: 5, after: [2, 1], offset: 0 }, params, 'o').where).toBe(
+      '(o.block_index, o.vout) > ($1, $2)',
+    );
+    const first: unknown[] = [];
+    const k = keyset(blockOutputsKey, { limit: 5, after: null, offset: 40 }, first, 'o');
+    expect(k.where).toBe('TRUE');
+    expect(k.tail).toBe('ORDER BY o.block_index ASC, o.vout ASC LIMIT $1 OFFSET $2');
+    expect(first).toEqual([6, 40]);
+  });
+
+  it('follows the key whatever its width and types, and takes a column of a joined table when named', () => {
+    expect(keyset(addressUtxosKey, { limit: 1, after: [9, 1, 0], offset: 0 }, [], 'o').where).toBe(
+      '(o.block_height, o.block_index, o.vout) < ($1, $2, $3)',
+    );
+    const params: unknown[] = [];
+    expect(keyset(topMinersKey, { limit: 1, after: [12, 'x'], offset: 0 }, params, 'm').order).toBe(
+      'ORDER BY m.blocks DESC, m.address DESC',
+    );
+    expect(params.slice(0, 2)).toEqual([12, 'x']);
+    const payouts = keyset(poolPayoutsKey, { limit: 1, after: [9, 1], offset: 0 }, [], 'o', {
+      blockHeight: 'b.height',
+    });
+    expect(payouts.where).toBe('(b.height, o.vout) < ($1, $2)');
+    expect(payouts.order).toBe('ORDER BY b.height DESC, o.vout DESC');
+  });
+
+  it("takes only a page of the key's own position type", () => {
+    // @ts-expect-error the miners' key is (blocks, address): a number then a string
+    keyset(topMinersKey, { limit: 1, after: [12, 13], offset: 0 }, [], 'm');
+    // @ts-expect-error a column override names a key column
+    keyset(txsKey, { limit: 1, after: null, offset: 0 }, [], 't', { vout: 'o.vout' });
+  });
+});
