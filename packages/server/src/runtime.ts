@@ -25,7 +25,7 @@ import { createAccess } from './access.js';
 import { createServerApp } from './app.js';
 import { attachClientErrorHandler } from './client-errors.js';
 import { ConfigError, publicBaseUrl, type ServerConfig } from './config.js';
-import { type DevnetChain, reconcileWithDevnet, startDevnetChain } from './devnet-chain.js';
+import type { DevnetChain } from './devnet-chain.js';
 import { createLogger } from './logger.js';
 import { createNodeAdapter, type NodeAdapter } from './node-adapter.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
@@ -282,8 +282,10 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
 
     // An API-only process does not start a private devnet: its heights would not be the indexer's chain.
     let chain: DevnetChain | null = null;
-    if (!config.nodeRpcUrl && config.index) {
-      chain = await startDevnetChain(config);
+    // The simulated chain is loaded only for the demo: a deployment with a node never loads its code.
+    const demo = !config.nodeRpcUrl && config.index ? await import('./devnet-chain.js') : null;
+    if (demo) {
+      chain = await demo.startDevnetChain(config);
       closers.push(() => chain?.close());
       log.info({ url: chain.url, height: chain.devnet.height() }, 'devnet started');
     }
@@ -311,7 +313,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         });
         closers.push(() => writeSql.close());
       }
-      if (chain) await reconcileWithDevnet(writeSql, chain.devnet, log);
+      if (demo && chain) await demo.reconcileWithDevnet(writeSql, chain.devnet, log);
       const started = createIndexer({
         sql: writeSql,
         node: createNodeClient({ url: nodeUrl, tlsCa }),
