@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createExplorerClient } from './client.js';
+import type { ListRequest } from './explorer-client.js';
+import type { PagedRequest } from './paginate.js';
+import type { ResponseOf } from './types.js';
 
 /** A client over a fake endless `/v1/blocks`: heights from the cursor on, `limit` rows a page (default 20). */
 function endless() {
@@ -85,5 +88,11 @@ describe('PagedRequest with max', () => {
     for await (const page of client.blocks.list({ limit: 5 }).pages({ max: 100, maxPages: 2 }))
       sizes.push(page.blocks.length);
     expect(sizes).toEqual([5, 5]);
+  });
+
+  it('is a list of its items’ supertypes too (covariant in the item type)', () => {
+    expectTypeOf<ListRequest<'listBlocks', 'blocks'>>().toExtend<
+      PagedRequest<ResponseOf<'listBlocks'>, unknown>
+    >();
   });
 });

@@ -37,7 +37,8 @@ export interface PagedRequestOptions<P, T> {
 interface Step<P, T> {
   page: P;
   items: readonly T[];
-  cut: boolean;
+  /** How many of the page's items are wanted, when fewer than it holds. */
+  keep: number | null;
 }
 
 /**
@@ -52,7 +53,9 @@ interface Step<P, T> {
 export class PagedRequest<P extends { pagination?: PageInfo }, T> implements PromiseLike<P> {
   readonly #load: (cursor: string | null, limit?: number) => Promise<P>;
   readonly #items: (page: P) => readonly T[];
-  readonly #options: PagedRequestOptions<P, T>;
+  readonly #pageSize: number | undefined;
+  // Kept without T in a parameter, so that a list of T is still a list of its supertypes (covariant).
+  readonly #cut: ((page: P, keep: number) => P) | undefined;
   #first: Promise<P> | null = null;
 
   /**
@@ -67,7 +70,9 @@ export class PagedRequest<P extends { pagination?: PageInfo }, T> implements Pro
   ) {
     this.#load = load;
     this.#items = items;
-    this.#options = options;
+    this.#pageSize = options.pageSize;
+    const { withItems } = options;
+    this.#cut = withItems && ((page, keep) => withItems(page, items(page).slice(0, keep)));
   }
 
   #firstPage(): Promise<P> {
@@ -101,7 +106,7 @@ export class PagedRequest<P extends { pagination?: PageInfo }, T> implements Pro
     const max = opts.max ?? Number.POSITIVE_INFINITY;
     const maxPages = opts.maxPages ?? Number.POSITIVE_INFINITY;
     if (max <= 0) return;
-    let size = this.#options.pageSize;
+    let size = this.#pageSize;
     const limitFor = (left: number) => (size !== undefined && left < size ? left : undefined);
     // A first page already awaited is reused as it is; a trimmed one is not kept for a later await.
     const firstLimit = this.#first ? undefined : limitFor(max);
@@ -110,10 +115,10 @@ export class PagedRequest<P extends { pagination?: PageInfo }, T> implements Pro
     const seen = new Set<string>();
     for (let n = 1; ; n++) {
       const all = this.#items(page);
-      const cut = all.length > max - given;
-      const items = cut ? all.slice(0, max - given) : all;
+      const keep = all.length > max - given ? max - given : null;
+      const items = keep === null ? all : all.slice(0, keep);
       given += items.length;
-      yield { page, items, cut };
+      yield { page, items, keep };
       const next = page.pagination?.nextCursor;
       if (given >= max || n >= maxPages || !page.pagination?.hasMore || next === undefined) return;
       // A server bug that hands back a cursor twice would otherwise loop forever.
@@ -130,9 +135,8 @@ export class PagedRequest<P extends { pagination?: PageInfo }, T> implements Pro
    * @example for await (const page of client.blocks.list({ limit: 100 }).pages({ maxPages: 3 })) console.log(page.blocks.length)
    */
   async *pages(opts: PagesOptions = {}): AsyncGenerator<P, void, undefined> {
-    const withItems = this.#options.withItems;
-    for await (const { page, items, cut } of this.#walk(opts))
-      yield cut && withItems ? withItems(page, items) : page;
+    for await (const { page, keep } of this.#walk(opts))
+      yield keep !== null && this.#cut ? this.#cut(page, keep) : page;
   }
 
   /**
