@@ -175,7 +175,9 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
     // it (port 1 would do too, but fetch refuses it as a blocked port before connecting).
     const down = await run(['status', '--timeout', '2000'], { baseUrl: 'http://127.0.0.1:2' });
     expect(down.code).toBe(8);
-    expect(down.stderr).toMatch(/^error: cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/);
+    expect(down.stderr).toMatch(
+      /^error: could not reach http:\/\/127\.0\.0\.1:2\/v1\/status: fetch failed \(.*ECONNREFUSED.*\)\n$/,
+    );
     expect((await cli('block', '1', 'nope')).code).toBe(2);
     expect((await cli('blocks', '--max', '3')).code).toBe(2);
     expect((await cli('status', '--limit', '3')).code).toBe(2);

@@ -1,6 +1,6 @@
+import { createExplorerClient, type ExplorerClient, type RetryInfo } from '@explorer/client';
 import type { Command } from 'commander';
 import { CliUsageError } from './errors.js';
-import { createHttp, DEFAULT_MAX_WAIT_MS, type ExplorerHttp, type RetryNotice } from './http.js';
 import { type OutputOptions, resolveFormat } from './output.js';
 
 /** A stream the command line writes to. */
@@ -35,7 +35,8 @@ export interface GlobalOptions {
 
 /** What a command's action needs. */
 export interface CommandContext {
-  http: ExplorerHttp;
+  /** The SDK's client, set up from the options: key, timeout, retries bounded by --max-wait, Ctrl-C. */
+  client: ExplorerClient;
   output: OutputOptions;
   io: CliIo;
   /** Whether a progress bar may be drawn on stderr (stderr is a terminal and --no-progress is absent). */
@@ -49,12 +50,24 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The longest Retry-After waited for when --max-wait does not say, in seconds. */
-export const DEFAULT_MAX_WAIT_SECONDS = DEFAULT_MAX_WAIT_MS / 1000;
+export const DEFAULT_MAX_WAIT_SECONDS = 60;
 
-/** The stderr line said before a Retry-After wait. */
-export function waitNotice(notice: RetryNotice): string {
-  const seconds = Math.max(1, Math.ceil(notice.waitMs / 1000));
-  const why = notice.status === 429 ? 'rate limited' : `server unavailable (${notice.status})`;
+/**
+ * --max-wait in seconds (the default when absent), or null when it is not a number of seconds, 0 or more.
+ * @example parseMaxWait('0') // 0
+ */
+export function parseMaxWait(value: string | undefined): number | null {
+  const seconds = value === undefined ? DEFAULT_MAX_WAIT_SECONDS : Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
+/**
+ * The stderr line said before a Retry-After wait, from what the SDK's `onRetry` tells.
+ * @example waitNotice({ status: 429, delayMs: 12_000 }) // 'rate limited; waiting 12 s (Retry-After)'
+ */
+export function waitNotice(retry: Pick<RetryInfo, 'status' | 'delayMs'>): string {
+  const seconds = Math.max(1, Math.ceil(retry.delayMs / 1000));
+  const why = retry.status === 429 ? 'rate limited' : `server unavailable (${retry.status})`;
   return `${why}; waiting ${seconds} s (Retry-After)`;
 }
 
@@ -74,24 +87,27 @@ export function contextOf(cmd: Command, io: CliIo): CommandContext {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new CliUsageError('--timeout must be a positive number of milliseconds');
   }
-  const maxWait = o.maxWait === undefined ? DEFAULT_MAX_WAIT_SECONDS : Number(o.maxWait);
-  if (!Number.isFinite(maxWait) || maxWait < 0) {
-    throw new CliUsageError('--max-wait must be a number of seconds, 0 or more');
-  }
+  const maxWait = parseMaxWait(o.maxWait);
+  if (maxWait === null) throw new CliUsageError('--max-wait must be a number of seconds, 0 or more');
   const progress = Boolean(io.stderr.isTTY) && o.progress !== false;
   const apiKey = o.apiKey ?? io.env.EXPLORER_API_KEY;
-  const http = createHttp({
+  const client = createExplorerClient({
     baseUrl,
-    apiKey: apiKey || undefined,
-    timeoutMs,
-    maxWaitMs: maxWait * 1000,
-    // One line, on its own: a progress bar drawn on the same terminal line is cleared first.
-    onWait: (notice) => io.stderr.write(`${progress ? '\r\x1b[2K' : ''}${waitNotice(notice)}\n`),
+    ...(apiKey ? { apiKey } : {}),
+    timeout: timeoutMs,
+    retry: { maxRetryAfterMs: maxWait * 1000 },
+    // A 200 that is not the API's envelope is the server's failure (exit 7), not something to print.
+    validate: true,
+    onRetry: (retry) => {
+      // One line, on its own: a progress bar drawn on the same terminal line is cleared first. Network errors
+      // and 5xx without Retry-After are retried after a short backoff without a word.
+      if (retry.retryAfter) io.stderr.write(`${progress ? '\r\x1b[2K' : ''}${waitNotice(retry)}\n`);
+    },
     signal: io.signal,
     ...(io.fetch ? { fetch: io.fetch } : {}),
   });
   return {
-    http,
+    client,
     io,
     progress,
     output: {

@@ -1,3 +1,10 @@
+import {
+  ExplorerApiError,
+  ExplorerNetworkError,
+  ExplorerTimeoutError,
+  ExplorerValidationError,
+} from '@explorer/client';
+
 /** Exit codes of the command line, one per class of failure (documented in docs/cli.md). */
 export const EXIT = {
   ok: 0,
@@ -15,7 +22,7 @@ export const EXIT = {
 /** One of the exit codes. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** The one table from an HTTP status to an exit code; statuses it does not name are unexpected. */
+/** The table from an HTTP status to an exit code; statuses it does not name are unexpected. */
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 400) return EXIT.badRequest;
   if (status === 401 || status === 403) return EXIT.auth;
@@ -25,7 +32,7 @@ export function exitCodeForStatus(status: number): ExitCode {
   return EXIT.unexpected;
 }
 
-/** The base of every error the command line reports itself; carries its exit code. */
+/** The base of the failures the command line finds itself (the API's come as the SDK's errors); carries its exit code. */
 export class CliError extends Error {
   readonly exitCode: ExitCode;
   constructor(message: string, exitCode: ExitCode, options?: { cause?: unknown }) {
@@ -43,40 +50,6 @@ export class CliUsageError extends CliError {
   }
 }
 
-/** The API answered with an error envelope (or a non-JSON error body). */
-export class CliApiError extends CliError {
-  readonly status: number;
-  readonly requestId: string | null;
-  /** Whether asking again later may succeed (429, 503, and other 5xx but 500). */
-  readonly retryable: boolean;
-  /** Seconds the server asked to wait (Retry-After), if it said. */
-  readonly retryAfter: number | null;
-  constructor(status: number, message: string, requestId: string | null, retryAfter: number | null = null) {
-    super(message, exitCodeForStatus(status));
-    this.name = 'CliApiError';
-    this.status = status;
-    this.requestId = requestId;
-    this.retryable = status === 429 || (status >= 502 && status <= 504);
-    this.retryAfter = retryAfter;
-  }
-}
-
-/** The API could not be reached (refused, reset, DNS…). */
-export class CliNetworkError extends CliError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, EXIT.network, options);
-    this.name = 'CliNetworkError';
-  }
-}
-
-/** The API did not answer within --timeout. */
-export class CliTimeoutError extends CliNetworkError {
-  constructor(timeoutMs: number) {
-    super(`no answer within ${timeoutMs} ms (see --timeout)`);
-    this.name = 'CliTimeoutError';
-  }
-}
-
 /** The user pressed Ctrl-C. */
 export class CliInterruptedError extends CliError {
   constructor() {
@@ -85,14 +58,73 @@ export class CliInterruptedError extends CliError {
   }
 }
 
-/** The exit code of anything thrown: its own for CliErrors, 1 for everything else. */
-export function exitCodeOf(err: unknown): ExitCode {
-  return err instanceof CliError ? err.exitCode : EXIT.unexpected;
+/** What the command line knows when it reports an error: the settings a message refers to. */
+export interface ErrorContext {
+  /** --max-wait in seconds, when it was valid. */
+  maxWaitSeconds?: number;
 }
 
-/** The stderr line of an error: `error: <message> (requestId <id>)`. */
-export function errorLine(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const id = err instanceof CliApiError && err.requestId ? ` (requestId ${err.requestId})` : '';
-  return `error: ${message}${id}`;
+/** How the command line reports one kind of error: its exit code and its message. */
+interface ErrorRule<E> {
+  matches(err: unknown): err is E;
+  exitCode(err: E): ExitCode;
+  message(err: E, ctx: ErrorContext): string;
+}
+
+const rule = <E extends Error>(
+  type: abstract new (...args: never[]) => E,
+  exitCode: (err: E) => ExitCode,
+  message: (err: E, ctx: ErrorContext) => string = (err) => err.message,
+): ErrorRule<E> => ({ matches: (err): err is E => err instanceof type, exitCode, message });
+
+/** A Retry-After the SDK did not wait for because --max-wait is shorter: the reason, for the error line. */
+function waitTooLong(err: ExplorerApiError, ctx: ErrorContext): string {
+  const max = ctx.maxWaitSeconds;
+  const asked = err.retryAfter;
+  if (max === undefined || asked === null || (err.status !== 429 && err.status !== 503)) return '';
+  return asked > max ? ` (Retry-After ${asked} s is longer than --max-wait ${max} s)` : '';
+}
+
+/**
+ * The one table from an error to an exit code and a message: the command line's own errors, the SDK's
+ * (ExplorerApiError by status, network and timeout 8, a body that is not the API's 7), and an abort (Ctrl-C).
+ * Anything else is unexpected (1) and says its message.
+ */
+const RULES: readonly ErrorRule<any>[] = [
+  rule(CliError, (e) => e.exitCode),
+  rule(
+    ExplorerApiError,
+    (e) => exitCodeForStatus(e.status),
+    (e, ctx) => `${e.message}${waitTooLong(e, ctx)}${e.requestId ? ` (requestId ${e.requestId})` : ''}`,
+  ),
+  rule(
+    ExplorerTimeoutError,
+    () => EXIT.network,
+    (e) => `${e.message} (see --timeout)`,
+  ),
+  rule(ExplorerNetworkError, () => EXIT.network),
+  rule(ExplorerValidationError, () => EXIT.server),
+  {
+    // fetch and ky reject with a DOMException named AbortError, not a class of their own.
+    matches: (err): err is Error => (err as Error | null)?.name === 'AbortError',
+    exitCode: () => EXIT.interrupted,
+    message: () => 'interrupted',
+  },
+];
+
+const ruleOf = (err: unknown) => RULES.find((r) => r.matches(err));
+
+/** The exit code of anything thrown, from the table; 1 for what it does not know. */
+export function exitCodeOf(err: unknown): ExitCode {
+  return ruleOf(err)?.exitCode(err) ?? EXIT.unexpected;
+}
+
+/**
+ * The stderr line of anything thrown: `error: <message>`, with the request id of an API error.
+ * @example errorLine(apiError, { maxWaitSeconds: 60 }) // 'error: block 9 not found (requestId 5c92…)'
+ */
+export function errorLine(err: unknown, ctx: ErrorContext = {}): string {
+  const found = ruleOf(err);
+  const message = found ? found.message(err, ctx) : err instanceof Error ? err.message : String(err);
+  return `error: ${message}`;
 }

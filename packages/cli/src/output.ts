@@ -1,5 +1,8 @@
+import type { PageInfo } from '@explorer/client';
 import Table from 'cli-table3';
-import type { ApiData } from './http.js';
+
+/** An answer without ok and meta, what `--json` prints: the body members, and `pagination` on lists. */
+export type ApiData = Record<string, unknown> & { pagination?: PageInfo };
 
 /** How results are printed. */
 export type Format = 'table' | 'json' | 'ndjson';

@@ -63,6 +63,8 @@ describe('the explorer program', () => {
   it('reports a network failure as exit 8 with one error line', async () => {
     const io = memoryIo();
     expect(await runCli(['status'], io)).toBe(8);
-    expect(io.err()).toBe('error: cannot reach http://127.0.0.1:3000: no network in this test\n');
+    expect(io.err()).toBe(
+      'error: could not reach http://127.0.0.1:3000/v1/status: no network in this test\n',
+    );
   });
 });

@@ -17,7 +17,14 @@ import { statusCommand } from './commands/status.js';
 import { suggestCommand } from './commands/suggest.js';
 import { txCommand } from './commands/tx.js';
 import { txsCommand } from './commands/txs.js';
-import { type CliIo, DEFAULT_BASE_URL, DEFAULT_MAX_WAIT_SECONDS, DEFAULT_TIMEOUT_MS } from './context.js';
+import {
+  type CliIo,
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_WAIT_SECONDS,
+  DEFAULT_TIMEOUT_MS,
+  type GlobalOptions,
+  parseMaxWait,
+} from './context.js';
 import { EXIT, errorLine, exitCodeOf } from './errors.js';
 import { CLI_VERSION } from './version.js';
 
@@ -98,7 +105,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (err) {
     // Commander has already printed its message (unknown option, missing argument, --help …).
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    io.stderr.write(`${errorLine(err)}\n`);
+    // The line may name --max-wait (a Retry-After longer than it): a global option, parsed on the program.
+    const maxWaitSeconds = parseMaxWait(program.opts<GlobalOptions>().maxWait) ?? undefined;
+    io.stderr.write(`${errorLine(err, { maxWaitSeconds })}\n`);
     return exitCodeOf(err);
   }
 }

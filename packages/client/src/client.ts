@@ -8,6 +8,14 @@ type Params = Record<string, unknown>;
 type Query = Record<string, unknown> | undefined;
 type Page = { pagination?: PageInfo } & Record<string, unknown>;
 
+/** The page size a query's `limit` asks for, when it is a whole number (a query may carry it as text). */
+const pageSizeOf = (limit: unknown): number | undefined =>
+  typeof limit === 'number' && Number.isInteger(limit)
+    ? limit
+    : typeof limit === 'string' && /^\d+$/.test(limit)
+      ? Number(limit)
+      : undefined;
+
 /**
  * Creates the typed client of the explorer /v1 API (on ky; browsers and Node ≥ 20). Lists return a request
  * that awaits to the first page and iterates every item with `.all()`; errors are ExplorerError subclasses.
@@ -22,15 +30,19 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
   const one = (id: OperationId, params?: Params, query?: Query): Promise<any> =>
     send(id, info(id), params, query);
   const list = (id: OperationId, params?: Params, query?: Query): any => {
-    const items = String(info(id).members[0]);
+    const member = String(info(id).members[0]);
     return new PagedRequest<Page, unknown>(
-      (cursor) => {
-        if (cursor === null) return one(id, params, query);
+      (cursor, limit) => {
         // The cursor carries the position: a legacy offset would be refused next to it.
         const { offset: _offset, ...rest } = query ?? {};
-        return one(id, params, { ...rest, cursor });
+        const q = cursor === null ? query : { ...rest, cursor };
+        return one(id, params, limit === undefined ? q : { ...q, limit });
       },
-      (page) => (page[items] as unknown[] | undefined) ?? [],
+      (page) => (page[member] as unknown[] | undefined) ?? [],
+      {
+        pageSize: pageSizeOf(query?.limit),
+        withItems: (page, items) => ({ ...page, [member]: items }),
+      },
     );
   };
   const h = (heightOrHash: unknown) => ({ heightOrHash });

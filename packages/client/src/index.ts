@@ -20,7 +20,13 @@ export type {
   TxsApi,
 } from './explorer-client.js';
 export { type OperationInfo, operations } from './operations.js';
-export { type AllOptions, PagedRequest, type PageInfo, type PagesOptions } from './paginate.js';
+export {
+  type AllOptions,
+  PagedRequest,
+  type PagedRequestOptions,
+  type PageInfo,
+  type PagesOptions,
+} from './paginate.js';
 export {
   buildUrl,
   createTransport,

@@ -9,14 +9,36 @@ export interface PageInfo {
 
 /** Options of `.all()`. */
 export interface AllOptions {
-  /** Stop after this many items (default: follow the list to its end). */
+  /**
+   * Stop after this many items (default: follow the list to its end). A request asks only for the items still
+   * needed, so the last page costs no more rows than it gives.
+   */
   max?: number;
 }
 
 /** Options of `.pages()`. */
-export interface PagesOptions {
+export interface PagesOptions extends AllOptions {
   /** Stop after this many pages (default: follow the list to its end). */
   maxPages?: number;
+}
+
+/** How a PagedRequest reads and trims its pages, besides loading them. */
+export interface PagedRequestOptions<P, T> {
+  /**
+   * The page size the query asks for (its `limit`), when known: a walk with `max` then asks the first page for
+   * fewer. Later pages take the size from the `pagination.limit` the server answered with.
+   */
+  pageSize?: number;
+  /** Rebuilds a page holding only the given items, so that `.pages({ max })` yields no more than `max`. */
+  withItems?: (page: P, items: readonly T[]) => P;
+}
+
+/** One step of a walk: the page, and its items cut to what is still wanted. */
+interface Step<P, T> {
+  page: P;
+  items: readonly T[];
+  /** How many of the page's items are wanted, when fewer than it holds. */
+  keep: number | null;
 }
 
 /**
@@ -29,13 +51,28 @@ export interface PagesOptions {
  * for await (const tx of client.addresses.txs(addr, { limit: 100 }).all({ max: 500 })) console.log(tx.txid)
  */
 export class PagedRequest<P extends { pagination?: PageInfo }, T> implements PromiseLike<P> {
-  readonly #load: (cursor: string | null) => Promise<P>;
+  readonly #load: (cursor: string | null, limit?: number) => Promise<P>;
   readonly #items: (page: P) => readonly T[];
+  readonly #pageSize: number | undefined;
+  // Kept without T in a parameter, so that a list of T is still a list of its supertypes (covariant).
+  readonly #cut: ((page: P, keep: number) => P) | undefined;
   #first: Promise<P> | null = null;
 
-  constructor(load: (cursor: string | null) => Promise<P>, items: (page: P) => readonly T[]) {
+  /**
+   * @param load fetches the page after `cursor` (null: the first page); `limit`, when given, replaces the
+   *   query's page size for that request.
+   * @param items reads the items of a page.
+   */
+  constructor(
+    load: (cursor: string | null, limit?: number) => Promise<P>,
+    items: (page: P) => readonly T[],
+    options: PagedRequestOptions<P, T> = {},
+  ) {
     this.#load = load;
     this.#items = items;
+    this.#pageSize = options.pageSize;
+    const { withItems } = options;
+    this.#cut = withItems && ((page, keep) => withItems(page, items(page).slice(0, keep)));
   }
 
   #firstPage(): Promise<P> {
@@ -62,22 +99,44 @@ export class PagedRequest<P extends { pagination?: PageInfo }, T> implements Pro
   }
 
   /**
-   * Iterates the pages, first to last, following `nextCursor`.
-   * @example for await (const page of client.blocks.list({ limit: 100 }).pages({ maxPages: 3 })) console.log(page.blocks.length)
+   * Walks the list: follows `nextCursor` until the list ends, `maxPages` pages or `max` items. With `max`, a
+   * request whose page size is known asks only for the items still needed.
    */
-  async *pages(opts: PagesOptions = {}): AsyncGenerator<P, void, undefined> {
+  async *#walk(opts: PagesOptions): AsyncGenerator<Step<P, T>, void, undefined> {
+    const max = opts.max ?? Number.POSITIVE_INFINITY;
     const maxPages = opts.maxPages ?? Number.POSITIVE_INFINITY;
-    let page = await this.#firstPage();
+    if (max <= 0) return;
+    let size = this.#pageSize;
+    const limitFor = (left: number) => (size !== undefined && left < size ? left : undefined);
+    // A first page already awaited is reused as it is; a trimmed one is not kept for a later await.
+    const firstLimit = this.#first ? undefined : limitFor(max);
+    let page = await (firstLimit === undefined ? this.#firstPage() : this.#load(null, firstLimit));
+    let given = 0;
     const seen = new Set<string>();
     for (let n = 1; ; n++) {
-      yield page;
+      const all = this.#items(page);
+      const keep = all.length > max - given ? max - given : null;
+      const items = keep === null ? all : all.slice(0, keep);
+      given += items.length;
+      yield { page, items, keep };
       const next = page.pagination?.nextCursor;
-      if (n >= maxPages || !page.pagination?.hasMore || next === undefined) return;
+      if (given >= max || n >= maxPages || !page.pagination?.hasMore || next === undefined) return;
       // A server bug that hands back a cursor twice would otherwise loop forever.
       if (seen.has(next)) throw new Error(`the API returned the cursor ${next} twice`);
       seen.add(next);
-      page = await this.#load(next);
+      size = page.pagination.limit ?? size;
+      page = await this.#load(next, limitFor(max - given));
     }
+  }
+
+  /**
+   * Iterates the pages, first to last, following `nextCursor`; with `max`, until the pages hold that many items
+   * (the last one cut to fit).
+   * @example for await (const page of client.blocks.list({ limit: 100 }).pages({ maxPages: 3 })) console.log(page.blocks.length)
+   */
+  async *pages(opts: PagesOptions = {}): AsyncGenerator<P, void, undefined> {
+    for await (const { page, keep } of this.#walk(opts))
+      yield keep !== null && this.#cut ? this.#cut(page, keep) : page;
   }
 
   /**
@@ -85,15 +144,7 @@ export class PagedRequest<P extends { pagination?: PageInfo }, T> implements Pro
    * @example for await (const block of client.blocks.list({ limit: 100 }).all({ max: 250 })) console.log(block.height)
    */
   async *all(opts: AllOptions = {}): AsyncGenerator<T, void, undefined> {
-    const max = opts.max ?? Number.POSITIVE_INFINITY;
-    if (max <= 0) return;
-    let given = 0;
-    for await (const page of this.pages()) {
-      for (const item of this.#items(page)) {
-        yield item;
-        if (++given >= max) return;
-      }
-    }
+    for await (const { items } of this.#walk({ max: opts.max })) yield* items;
   }
 
   /**

@@ -171,7 +171,29 @@ describe('retries', () => {
     expect(err).toMatchObject({ retryable: true, url: `${server.url}/v1/status` });
     expect(connections).toBe(3);
     const none = createExplorerClient({ baseUrl: 'http://127.0.0.1:9', retry: 0 });
-    await expect(none.status()).rejects.toBeInstanceOf(ExplorerNetworkError);
+    const refused = await none.status().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ExplorerNetworkError);
+    // Node's fetch says only "fetch failed"; the message carries the reason from its cause (fetch refuses
+    // port 9 before connecting).
+    expect((refused as Error).message).toBe(
+      'could not reach http://127.0.0.1:9/v1/status: fetch failed (bad port)',
+    );
+  });
+
+  it('throws an AbortError when its signal is aborted, whatever the fetch rejects with', async () => {
+    const stop = new AbortController();
+    const client = createExplorerClient({
+      baseUrl: 'http://api.test',
+      signal: stop.signal,
+      // A fetch that reports the cancelled request as a broken connection.
+      fetch: (input) =>
+        new Promise((_resolve, reject) =>
+          (input as Request).signal.addEventListener('abort', () => reject(new TypeError('terminated'))),
+        ),
+    });
+    const pending = client.status().catch((e: unknown) => e);
+    setTimeout(() => stop.abort(), 20);
+    expect(await pending).toMatchObject({ name: 'AbortError' });
   });
 
   it('surfaces a timeout as ExplorerTimeoutError', async () => {

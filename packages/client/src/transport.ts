@@ -192,6 +192,8 @@ export function createTransport(opts: ExplorerClientOptions): Send {
       if (isHTTPError(err)) throw await toApiError(operationId, err.response);
       if (isTimeoutError(err)) throw new ExplorerTimeoutError(url, timeout || 0, err);
       if (err instanceof ExplorerError || (err as Error)?.name === 'AbortError') throw err;
+      // Whatever the runtime made of a cancelled request (a reset socket, a custom abort reason), it was an abort.
+      if (opts.signal?.aborted) throw new DOMException('This operation was aborted', 'AbortError');
       throw new ExplorerNetworkError(url, err);
     }
     let body: unknown;

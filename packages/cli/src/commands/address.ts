@@ -4,8 +4,8 @@ import { type CliIo, contextOf } from '../context.js';
 import {
   addListOptions,
   type ListOptions,
+  type ListQuery,
   refuseListOptions,
-  seg,
   showList,
   showOne,
   showRows,
@@ -35,18 +35,33 @@ export function addressCommand(program: Command, io: CliIo): Command {
   );
   return cmd.action(async (address: string, view: string | undefined, o: ListOptions, c: Command) => {
     const ctx = contextOf(c, io);
-    const base = `/v1/addresses/${seg(address)}`;
-    if (view === 'txs')
-      return showList(ctx, { path: `${base}/txs`, listKey: 'txs', columns: ADDRESS_TX_COLUMNS }, o);
-    if (view === 'utxos')
-      return showList(ctx, { path: `${base}/utxos`, listKey: 'utxos', columns: UTXO_COLUMNS }, o);
-    if (view === 'flows')
-      return showList(ctx, { path: `${base}/flows`, listKey: 'flows', columns: FLOW_COLUMNS }, o);
+    const api = ctx.client.addresses;
+    if (view === 'txs') {
+      return showList(
+        ctx,
+        { list: (q: ListQuery) => api.txs(address, q), listKey: 'txs', columns: ADDRESS_TX_COLUMNS },
+        o,
+      );
+    }
+    if (view === 'utxos') {
+      return showList(
+        ctx,
+        { list: (q: ListQuery) => api.utxos(address, q), listKey: 'utxos', columns: UTXO_COLUMNS },
+        o,
+      );
+    }
+    if (view === 'flows') {
+      return showList(
+        ctx,
+        { list: (q: ListQuery) => api.flows(address, q), listKey: 'flows', columns: FLOW_COLUMNS },
+        o,
+      );
+    }
     refuseListOptions(o, view ?? 'the address summary');
     if (view === 'balance-history') {
-      return showRows(ctx, { path: `${base}/balance-history`, listKey: 'history', columns: BALANCE_COLUMNS });
+      return showRows(ctx, api.balanceHistory(address), { listKey: 'history', columns: BALANCE_COLUMNS });
     }
-    if (view === 'flow-summary') return showOne(ctx, `${base}/flow-summary`);
-    return showOne(ctx, base);
+    if (view === 'flow-summary') return showOne(ctx, api.flowSummary(address));
+    return showOne(ctx, api.get(address));
   });
 }

@@ -5,8 +5,8 @@ import { CliUsageError } from '../errors.js';
 import {
   addListOptions,
   type ListOptions,
+  type ListQuery,
   refuseListOptions,
-  seg,
   showList,
   showOne,
   showRows,
@@ -38,27 +38,32 @@ export function blockCommand(program: Command, io: CliIo): Command {
   return cmd.action(
     async (ref: string, view: string | undefined, o: ListOptions & { proof?: boolean }, c: Command) => {
       const ctx = contextOf(c, io);
-      const base = `/v1/blocks/${seg(ref)}`;
-      if (view === 'txs')
-        return showList(ctx, { path: `${base}/txs`, listKey: 'txs', columns: TX_COLUMNS }, o);
+      const api = ctx.client.blocks;
+      if (view === 'txs') {
+        return showList(
+          ctx,
+          { list: (q: ListQuery) => api.txs(ref, q), listKey: 'txs', columns: TX_COLUMNS },
+          o,
+        );
+      }
       if (view === 'outputs') {
-        return showList(ctx, { path: `${base}/outputs`, listKey: 'outputs', columns: OUTPUT_COLUMNS }, o);
+        return showList(
+          ctx,
+          { list: (q: ListQuery) => api.outputs(ref, q), listKey: 'outputs', columns: OUTPUT_COLUMNS },
+          o,
+        );
       }
       refuseListOptions(o, view ?? 'the block summary');
       if (o.proof && view !== 'certificate')
         throw new CliUsageError('--proof applies to `explorer block <h> certificate`');
       if (view === 'coinbase') {
-        return showRows(ctx, {
-          path: `${base}/coinbase-outputs`,
-          listKey: 'outputs',
-          columns: OUTPUT_COLUMNS,
-        });
+        return showRows(ctx, api.coinbaseOutputs(ref), { listKey: 'outputs', columns: OUTPUT_COLUMNS });
       }
       if (view === 'certificate') {
-        return showOne(ctx, `${base}/certificate`, { includeProof: o.proof ? 'true' : undefined });
+        return showOne(ctx, api.certificate(ref, o.proof ? { includeProof: true } : {}));
       }
-      if (view === 'raw') return showOne(ctx, `${base}/raw`);
-      return showOne(ctx, base);
+      if (view === 'raw') return showOne(ctx, api.raw(ref));
+      return showOne(ctx, api.get(ref));
     },
   );
 }

@@ -29,8 +29,8 @@ export function labelsCommand(program: Command, io: CliIo): Command {
   withExamples(cmd, 'explorer labels', 'explorer labels pools --ndjson');
   return cmd.action(async (view: string | undefined, _o: unknown, c: Command) => {
     const pools = view === 'pools';
-    await showRows(contextOf(c, io), {
-      path: '/v1/known-addresses',
+    const ctx = contextOf(c, io);
+    await showRows(ctx, ctx.client.knownAddresses(), {
       listKey: pools ? 'pools' : 'labels',
       columns: pools ? KNOWN_POOL_COLUMNS : LABEL_COLUMNS,
       omit: pools ? 'labels' : 'pools',

@@ -19,12 +19,16 @@ export function marketCommand(program: Command, io: CliIo): Command {
     async (view: string | undefined, o: { days?: string; vsCurrency?: string }, c: Command) => {
       const ctx = contextOf(c, io);
       if (view === 'chart') {
-        return showOne(ctx, '/v1/market/chart', { days: o.days, vsCurrency: o.vsCurrency }, 'chart.points');
+        return showOne(
+          ctx,
+          ctx.client.market.chart({ days: o.days, vsCurrency: o.vsCurrency }),
+          'chart.points',
+        );
       }
       if (o.days !== undefined || o.vsCurrency !== undefined) {
         throw new CliUsageError('--days and --vs-currency apply to `explorer market chart`');
       }
-      return showOne(ctx, '/v1/market');
+      return showOne(ctx, ctx.client.market.get());
     },
   );
 }

@@ -10,6 +10,7 @@ export function meCommand(program: Command, io: CliIo): Command {
   const cmd = program.command('me').description('your identity and rate-limit bucket');
   withExamples(cmd, 'explorer me', 'EXPLORER_API_KEY=ek_… explorer me --json');
   return cmd.action(async (_o: unknown, c: Command) => {
-    await showOne(contextOf(c, io), '/v1/api/me');
+    const ctx = contextOf(c, io);
+    await showOne(ctx, ctx.client.me());
   });
 }

@@ -10,6 +10,7 @@ export function mempoolCommand(program: Command, io: CliIo): Command {
   const cmd = program.command('mempool').description('mempool summary from the chain node');
   withExamples(cmd, 'explorer mempool', 'explorer mempool --json');
   return cmd.action(async (_o: unknown, c: Command) => {
-    await showOne(contextOf(c, io), '/v1/mempool');
+    const ctx = contextOf(c, io);
+    await showOne(ctx, ctx.client.mempool());
   });
 }

@@ -4,8 +4,8 @@ import { type CliIo, contextOf } from '../context.js';
 import {
   addListOptions,
   type ListOptions,
+  type ListQuery,
   refuseListOptions,
-  seg,
   showList,
   showRows,
   withExamples,
@@ -30,11 +30,15 @@ export function minerCommand(program: Command, io: CliIo): Command {
   );
   return cmd.action(async (address: string, view: string | undefined, o: ListOptions, c: Command) => {
     const ctx = contextOf(c, io);
-    const base = `/v1/miners/${seg(address)}`;
+    const api = ctx.client.miners;
     if (view === 'blocks-over-time') {
       refuseListOptions(o, view);
-      return showRows(ctx, { path: `${base}/blocks-over-time`, listKey: 'days', columns: DAILY_COLUMNS });
+      return showRows(ctx, api.blocksOverTime(address), { listKey: 'days', columns: DAILY_COLUMNS });
     }
-    return showList(ctx, { path: base, listKey: 'blocks', columns: BLOCK_COLUMNS }, o);
+    return showList(
+      ctx,
+      { list: (q: ListQuery) => api.get(address, q), listKey: 'blocks', columns: BLOCK_COLUMNS },
+      o,
+    );
   });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { MINER_COLUMNS } from '../columns.js';
 import { type CliIo, contextOf } from '../context.js';
-import { addListOptions, type ListOptions, showList, withExamples } from '../run.js';
+import { addListOptions, type ListOptions, type ListQuery, showList, withExamples } from '../run.js';
 
 /**
  * `explorer miners top`: payout addresses ranked by mined blocks.
@@ -13,9 +13,10 @@ export function minersCommand(program: Command, io: CliIo): Command {
   withExamples(top, 'explorer miners top --limit 10');
   withExamples(miners, 'explorer miners top --limit 10');
   top.action(async (o: ListOptions, c: Command) => {
+    const ctx = contextOf(c, io);
     await showList(
-      contextOf(c, io),
-      { path: '/v1/miners/top', listKey: 'miners', columns: MINER_COLUMNS },
+      ctx,
+      { list: (q: ListQuery) => ctx.client.miners.top(q), listKey: 'miners', columns: MINER_COLUMNS },
       o,
     );
   });

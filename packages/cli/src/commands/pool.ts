@@ -4,8 +4,8 @@ import { type CliIo, contextOf } from '../context.js';
 import {
   addListOptions,
   type ListOptions,
+  type ListQuery,
   refuseListOptions,
-  seg,
   showList,
   showOne,
   showRows,
@@ -29,18 +29,18 @@ export function poolCommand(program: Command, io: CliIo): Command {
   withExamples(cmd, 'explorer pool unknown', 'explorer pool unknown payout-outputs --limit 50');
   return cmd.action(async (id: string, view: string | undefined, o: ListOptions, c: Command) => {
     const ctx = contextOf(c, io);
-    const base = `/v1/pools/${seg(id)}`;
+    const api = ctx.client.pools;
     if (view === 'payout-outputs') {
       return showList(
         ctx,
-        { path: `${base}/payout-outputs`, listKey: 'outputs', columns: PAYOUT_COLUMNS },
+        { list: (q: ListQuery) => api.payoutOutputs(id, q), listKey: 'outputs', columns: PAYOUT_COLUMNS },
         o,
       );
     }
     refuseListOptions(o, view ?? 'the pool summary');
     if (view === 'blocks-over-time') {
-      return showRows(ctx, { path: `${base}/blocks-over-time`, listKey: 'days', columns: DAILY_COLUMNS });
+      return showRows(ctx, api.blocksOverTime(id), { listKey: 'days', columns: DAILY_COLUMNS });
     }
-    return showOne(ctx, base);
+    return showOne(ctx, api.get(id));
   });
 }

@@ -19,9 +19,8 @@ export function poolsCommand(program: Command, io: CliIo): Command {
   withExamples(top, 'explorer pools top --window 30d');
   withExamples(pools, 'explorer pools top --window 30d');
   top.action(async (o: { window?: string; limit?: string }, c: Command) => {
-    await showRows(contextOf(c, io), {
-      path: '/v1/pools/top',
-      query: { window: o.window, limit: o.limit },
+    const ctx = contextOf(c, io);
+    await showRows(ctx, ctx.client.pools.top({ window: o.window, limit: o.limit }), {
       listKey: 'pools',
       columns: POOL_SHARE_COLUMNS,
     });

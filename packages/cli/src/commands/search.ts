@@ -14,11 +14,7 @@ export function searchCommand(program: Command, io: CliIo): Command {
     .argument('<q>', 'what to look for');
   withExamples(cmd, 'explorer search 100', 'explorer search viabtc');
   return cmd.action(async (q: string, _o: unknown, c: Command) => {
-    await showRows(contextOf(c, io), {
-      path: '/v1/search',
-      query: { q },
-      listKey: 'matches',
-      columns: MATCH_COLUMNS,
-    });
+    const ctx = contextOf(c, io);
+    await showRows(ctx, ctx.client.search(q), { listKey: 'matches', columns: MATCH_COLUMNS });
   });
 }

@@ -10,6 +10,7 @@ export function statusCommand(program: Command, io: CliIo): Command {
   const cmd = program.command('status').description('API, database, node and indexer status');
   withExamples(cmd, 'explorer status', 'explorer status --json');
   return cmd.action(async (_o: unknown, c: Command) => {
-    await showOne(contextOf(c, io), '/v1/status');
+    const ctx = contextOf(c, io);
+    await showOne(ctx, ctx.client.status());
   });
 }

@@ -15,9 +15,8 @@ export function suggestCommand(program: Command, io: CliIo): Command {
     .option('--limit <n>', 'at most n suggestions');
   withExamples(cmd, 'explorer suggest 12', 'explorer suggest dvt1q --limit 5');
   return cmd.action(async (q: string, o: { limit?: string }, c: Command) => {
-    await showRows(contextOf(c, io), {
-      path: '/v1/search/suggest',
-      query: { q, limit: o.limit },
+    const ctx = contextOf(c, io);
+    await showRows(ctx, ctx.client.suggest(q, { limit: o.limit }), {
       listKey: 'suggestions',
       columns: MATCH_COLUMNS,
     });

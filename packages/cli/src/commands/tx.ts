@@ -4,8 +4,8 @@ import { type CliIo, contextOf } from '../context.js';
 import {
   addListOptions,
   type ListOptions,
+  type ListQuery,
   refuseListOptions,
-  seg,
   showList,
   showOne,
   withExamples,
@@ -33,15 +33,24 @@ export function txCommand(program: Command, io: CliIo): Command {
   );
   return cmd.action(async (txid: string, view: string | undefined, o: ListOptions, c: Command) => {
     const ctx = contextOf(c, io);
-    const base = `/v1/txs/${seg(txid)}`;
-    if (view === 'inputs')
-      return showList(ctx, { path: `${base}/inputs`, listKey: 'inputs', columns: INPUT_COLUMNS }, o);
+    const api = ctx.client.txs;
+    if (view === 'inputs') {
+      return showList(
+        ctx,
+        { list: (q: ListQuery) => api.inputs(txid, q), listKey: 'inputs', columns: INPUT_COLUMNS },
+        o,
+      );
+    }
     if (view === 'outputs') {
-      return showList(ctx, { path: `${base}/outputs`, listKey: 'outputs', columns: OUTPUT_COLUMNS }, o);
+      return showList(
+        ctx,
+        { list: (q: ListQuery) => api.outputs(txid, q), listKey: 'outputs', columns: OUTPUT_COLUMNS },
+        o,
+      );
     }
     refuseListOptions(o, view ?? 'the transaction summary');
-    if (view === 'flow') return showOne(ctx, `${base}/flow`);
-    if (view === 'raw') return showOne(ctx, `${base}/raw`);
-    return showOne(ctx, base);
+    if (view === 'flow') return showOne(ctx, api.flow(txid));
+    if (view === 'raw') return showOne(ctx, api.raw(txid));
+    return showOne(ctx, api.get(txid));
   });
 }
