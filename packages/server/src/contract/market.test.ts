@@ -1,12 +1,12 @@
 import { createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createCoinGeckoProvider,
   createDemoProvider,
   createMarketRefresher,
   type MarketRefresher,
-} from '../../../indexer/src/market/index.js';
+} from '@explorer/indexer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeMarketProvider,
   startFakeMarketProvider,
