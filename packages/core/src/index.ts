@@ -39,6 +39,7 @@ export {
   responseText,
   textResponse,
 } from './http/body.js';
+export { type Logger, silentLogger } from './logger.js';
 export type { ChainNode, NodeProbe } from './node.js';
 export { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
 export { type CursorKey, decodeCursor, encodeCursor, INVALID_CURSOR } from './pagination/cursor.js';

@@ -1,5 +1,4 @@
-import type { RateLimiter } from '@explorer/core';
-import type { Logger } from '@explorer/indexer';
+import type { Logger, RateLimiter } from '@explorer/core';
 import { Hono } from 'hono';
 import { clientAddress } from './client-address.js';
 import { createDocsPage } from './docs-page.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '@explorer/indexer';
+import type { Logger } from '@explorer/core';
 import type { MiddlewareHandler } from 'hono';
 import { headerOf } from './amend.js';
 
