@@ -17,6 +17,13 @@ export {
 } from './authenticator.js';
 export { clientGroup } from './client-group.js';
 export {
+  ANONYMOUS,
+  countRequest,
+  type RateLimitCount,
+  type RateLimiter,
+  rateLimitHeaders,
+} from './rate-limit.js';
+export {
   type Bucket,
   bucketFor,
   defaultRateLimitPolicy,

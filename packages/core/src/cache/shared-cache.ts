@@ -61,13 +61,13 @@ export class SharedCache<V> {
       throw new TypeError('a SharedCache bounded by bytes needs sizeOf');
     this.ttlMs = opts.ttlMs ?? Number.POSITIVE_INFINITY;
     this.enabled = maxEntries !== 0 && maxBytes !== 0;
-    this.settled = !this.enabled
-      ? null
-      : new LRUCache<string, Entry<V>>({
-          ...(maxEntries !== undefined ? { max: maxEntries } : {}),
-          ...(maxBytes !== undefined ? { maxSize: maxBytes, maxEntrySize: Math.floor(maxBytes / 8) } : {}),
-        });
-    this.sizeOf = sizeOf;
+    // lru-cache types its options as one of "bounded by entries", "by size" or "by ttl".
+    const bounds = {
+      ...(maxEntries !== undefined ? { max: maxEntries } : {}),
+      ...(maxBytes !== undefined ? { maxSize: maxBytes, maxEntrySize: Math.floor(maxBytes / 8) } : {}),
+    } as LRUCache.Options<string, Entry<V>, unknown>;
+    this.settled = this.enabled ? new LRUCache(bounds) : null;
+    this.sizeOf = maxBytes !== undefined ? sizeOf : undefined;
   }
 
   /** Settled values held. */
