@@ -1,7 +1,5 @@
 import { SharedCache, type SharedLoadOptions } from '../cache/shared-cache.js';
-import type { Meta } from '../envelope.js';
 import type { ApiConfig, RouteContext } from '../route.js';
-import type { TipInfo } from '../store.js';
 import { tipKey } from './tip.js';
 
 /** How long a figure read at one tip is shared: a change that does not move the tip shows within it. */
@@ -30,11 +28,7 @@ export function createRouteCaches(config: ApiConfig): RouteCaches {
 }
 
 /** What a route context is made of besides its caches. */
-export type RouteContextBase = Omit<RouteContext<unknown, unknown>, 'memo' | 'memoAtTip' | 'live'> & {
-  meta: Meta;
-  tip: TipInfo | null;
-  now: number;
-};
+export type RouteContextBase = Omit<RouteContext<unknown, unknown>, 'memo' | 'memoAtTip' | 'live'>;
 
 /** A handler's context: the request's facts plus loads through the API's caches, which mark meta.cached on a hit. */
 export function routeContext(base: RouteContextBase, caches: RouteCaches): RouteContext<unknown, unknown> {

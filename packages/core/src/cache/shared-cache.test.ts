@@ -87,7 +87,7 @@ describe('SharedCache', () => {
     const cache = new SharedCache<string>({ maxBytes: 4_000, sizeOf: () => 465 });
     for (let i = 0; i < 10; i++) await cache.load(`k${i}`, 0, async () => text).value;
     expect(cache.size).toBe(8);
-    expect(cache.bytes).toBe(8 * 465);
+    expect(cache.held).toBe(8 * 465);
     expect(cache.get('k0', 1)).toBeUndefined();
     expect(cache.get('k1', 1)).toBeUndefined();
     // Touching k2 keeps it when the next entry pushes the least recently used (k3) out.
@@ -99,7 +99,7 @@ describe('SharedCache', () => {
     const big = new SharedCache<string>({ maxBytes: 4_000, sizeOf: (v) => v.length });
     expect(await big.load('huge', 2, async () => 'y'.repeat(600)).value).toHaveLength(600);
     expect(big.get('huge', 3)).toBeUndefined();
-    expect(big.bytes).toBe(0);
+    expect(big.held).toBe(0);
   });
 
   it('keeps an entry made after a slow load started when that load settles', async () => {

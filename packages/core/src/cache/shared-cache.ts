@@ -1,19 +1,25 @@
 import { LRUCache } from 'lru-cache';
 
-/** How a {@link SharedCache} is bounded and how long what it keeps stays fresh. */
-export interface SharedCacheOptions<V> {
-  /** Most settled values kept (least recently used out first); 0 keeps nothing and shares nothing. */
-  maxEntries?: number;
-  /**
-   * Approximate memory budget of the settled values, in bytes, as `sizeOf` counts them (least recently used
-   * out first); a value larger than an eighth of it is handed to its callers but not kept. 0 keeps nothing.
-   */
-  maxBytes?: number;
-  /** The approximate size of a value in bytes (required with `maxBytes`). */
-  sizeOf?: (value: V, key: string) => number;
+/** How a {@link SharedCache} is bounded (by entries or by bytes) and how long what it keeps stays fresh. */
+export type SharedCacheOptions<V> = (
+  | {
+      /** Most settled values kept (least recently used out first); 0 keeps nothing and shares nothing. */
+      maxEntries: number;
+    }
+  | {
+      /**
+       * Approximate memory budget of the settled values, in bytes, as `sizeOf` counts them (least recently
+       * used out first); a value larger than an eighth of it is handed to its callers but not kept. 0 keeps
+       * nothing and shares nothing.
+       */
+      maxBytes: number;
+      /** The approximate size of a value in bytes. */
+      sizeOf: (value: V, key: string) => number;
+    }
+) & {
   /** How long a settled value is shared after its load started, in milliseconds (default: until evicted). */
   ttlMs?: number;
-}
+};
 
 /** What one load is asked with besides its key. */
 export interface SharedLoadOptions<V> {
@@ -41,7 +47,7 @@ interface Entry<V> {
  * (in flight); a settled value is shared until `ttlMs` after its load started, judged on the asking
  * request's clock (a request that started before the value was made still shares it; a clock that jumped by
  * more than the ttl ends it); failures are never kept. Freshness by indexed tip comes from putting the tip in
- * the key. Settled values live in an `lru-cache` bounded by entries and/or bytes; expired ones are dropped
+ * the key. Settled values live in an `lru-cache` bounded by entries or by bytes; expired ones are dropped
  * from its cold end whenever a new load starts, so entries of past seconds and tips do not hold memory.
  * @example const tips = new SharedCache<TipInfo>({ maxEntries: 1, ttlMs: 250 }); await tips.load('tip', now, () => store.tip()).value
  */
@@ -49,25 +55,23 @@ export class SharedCache<V> {
   /** Whether anything is ever kept or shared (false when a bound is 0). */
   readonly enabled: boolean;
   private readonly ttlMs: number;
-  private readonly sizeOf: ((value: V, key: string) => number) | undefined;
+  private readonly sizeOf: (value: V, key: string) => number;
   private readonly inFlight = new Map<string, Promise<V>>();
   private readonly settled: LRUCache<string, Entry<V>> | null;
 
   constructor(opts: SharedCacheOptions<V>) {
-    const { maxEntries, maxBytes, sizeOf } = opts;
-    if (maxEntries === undefined && maxBytes === undefined)
-      throw new TypeError('a SharedCache needs maxEntries or maxBytes');
-    if (maxBytes !== undefined && sizeOf === undefined)
-      throw new TypeError('a SharedCache bounded by bytes needs sizeOf');
+    const bound = 'maxBytes' in opts ? opts.maxBytes : opts.maxEntries;
     this.ttlMs = opts.ttlMs ?? Number.POSITIVE_INFINITY;
-    this.enabled = maxEntries !== 0 && maxBytes !== 0;
-    // lru-cache types its options as one of "bounded by entries", "by size" or "by ttl".
-    const bounds = {
-      ...(maxEntries !== undefined ? { max: maxEntries } : {}),
-      ...(maxBytes !== undefined ? { maxSize: maxBytes, maxEntrySize: Math.floor(maxBytes / 8) } : {}),
-    } as LRUCache.Options<string, Entry<V>, unknown>;
-    this.settled = this.enabled ? new LRUCache(bounds) : null;
-    this.sizeOf = maxBytes !== undefined ? sizeOf : undefined;
+    this.enabled = bound > 0;
+    // An entry counts 1 towards an entry bound. Both bounds are lru-cache's maxSize, not its max, which would
+    // allocate room for max entries up front (CACHE_ENTRIES may be large and is mostly never filled).
+    this.sizeOf = 'maxBytes' in opts ? opts.sizeOf : () => 1;
+    this.settled = !this.enabled
+      ? null
+      : new LRUCache<string, Entry<V>>({
+          maxSize: bound,
+          ...('maxBytes' in opts ? { maxEntrySize: Math.max(1, Math.floor(bound / 8)) } : {}),
+        });
   }
 
   /** Settled values held. */
@@ -75,8 +79,8 @@ export class SharedCache<V> {
     return this.settled?.size ?? 0;
   }
 
-  /** Approximate bytes held by settled values (0 unless bounded by bytes). */
-  get bytes(): number {
+  /** What the settled values count towards the bound: bytes, or entries. */
+  get held(): number {
     return this.settled?.calculatedSize ?? 0;
   }
 
@@ -123,8 +127,7 @@ export class SharedCache<V> {
 
   private keep(key: string, entry: Entry<V>, value: V): void {
     // lru-cache wants a positive integer size; one byte stands for anything smaller.
-    const size = this.sizeOf ? Math.max(1, Math.ceil(this.sizeOf(value, key))) : undefined;
-    this.settled!.set(key, entry, size === undefined ? undefined : { size });
+    this.settled!.set(key, entry, { size: Math.max(1, Math.ceil(this.sizeOf(value, key))) });
   }
 
   /**
