@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ExplorerApi } from './api.js';
+import type { ExplorerApi } from './api/index.js';
 import type { Meta, Pagination } from './envelope.js';
 import { ApiError } from './errors.js';
 import type { RouteDefinition } from './route.js';

@@ -1,14 +1,18 @@
 export * from './access/index.js';
 export {
+  type ApiAnswer,
   type ApiDeps,
   type Authenticator,
   createExplorerApi,
   defaultApiConfig,
   type ExplorerApi,
   type HandleOptions,
-  type RateLimiter,
+  type HeaderRecord,
   refuseRequest,
-} from './api.js';
+  requestIdOf,
+  toResponse,
+} from './api/index.js';
+export { type Shared, SharedCache, type SharedCacheOptions, type SharedLoadOptions } from './cache/index.js';
 export {
   ErrorEnvelopeSchema,
   errorEnvelope,
@@ -31,14 +35,7 @@ export {
   UnauthorizedError,
 } from './errors.js';
 export { createHandlers, type HandlerInput, type HandlerOutput, type Handlers } from './handlers.js';
-export {
-  type BodyResponseInit,
-  bodyResponse,
-  type HeaderRecord,
-  responseParts,
-  responseText,
-  textResponse,
-} from './http/body.js';
+export { type Logger, silentLogger } from './logger.js';
 export type { ChainNode, NodeProbe } from './node.js';
 export { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './openapi.js';
 export { type CursorKey, decodeCursor, encodeCursor, INVALID_CURSOR } from './pagination/cursor.js';

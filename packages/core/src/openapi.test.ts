@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { createExplorerApi } from './api.js';
+import { createExplorerApi } from './api/index.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { v1Routes } from './routes/index.js';
 import type { Store } from './store.js';

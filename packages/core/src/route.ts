@@ -97,11 +97,16 @@ export interface RouteContext<P, Q> {
    */
   memoAtTip<T>(key: string, load: () => Promise<T>): Promise<T>;
   /**
-   * Loads live figures (health checks, market data) at most once per `tipCacheMs`, like the tip itself: the
-   * requests that ask meanwhile share one load, in flight or done; a hit sets meta.cached. A failure, or a value
-   * `keep` refuses (bad news, re-checked by the next request), is shared only while in flight.
+   * Loads live figures (health checks, market data, the mempool) at most once per `tipCacheMs` (or `ttlMs`),
+   * like the tip itself: the requests that ask meanwhile share one load, in flight or done; a hit sets
+   * meta.cached. A failure, or a value `keep` refuses (bad news, re-checked by the next request), is shared only
+   * while in flight.
    */
-  live<T>(key: string, load: () => Promise<T>, keep?: (value: T) => boolean): Promise<T>;
+  live<T>(
+    key: string,
+    load: () => Promise<T>,
+    opts?: { keep?: (value: T) => boolean; ttlMs?: number },
+  ): Promise<T>;
 }
 
 /** A handler's answer: the members of the body besides ok/meta, and how it may be cached. */

@@ -17,8 +17,8 @@ import type { Sql } from './sql.js';
 
 /**
  * The search, suggest and known-address reads over SQL. Every lookup is served by a primary or unique key
- * (prefixes as key ranges); pools and labels are the small definition tables.
- * @example const api = createExplorerApi({ store: { ...createSqlStore(sql), ...createSearchStore(sql) }, routes })
+ * (prefixes as key ranges); pools and labels are the small definition tables. createSqlStore includes these.
+ * @example const matches = await createSearchStore(sql).suggestTxs('9b1a', 10)
  */
 export function createSearchStore(sql: Sql): SearchStore {
   return {

@@ -1,10 +1,3 @@
-/** The structured logger the indexer writes to (the server passes its JSON logger). */
-export interface Logger {
-  debug(fields: Record<string, unknown>, msg: string): void;
-  info(fields: Record<string, unknown>, msg: string): void;
-  warn(fields: Record<string, unknown>, msg: string): void;
-  error(fields: Record<string, unknown>, msg: string): void;
-}
-
-/** A logger that drops everything (tests, embedding). */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+// The logger's home is @explorer/core (the server and the indexer both write to it); kept here so existing
+// imports from @explorer/indexer keep working.
+export { type Logger, silentLogger } from '@explorer/core';

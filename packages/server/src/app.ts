@@ -1,5 +1,4 @@
-import type { RateLimiter } from '@explorer/core';
-import type { Logger } from '@explorer/indexer';
+import type { ApiAnswer, Logger, RateLimiter } from '@explorer/core';
 import { Hono } from 'hono';
 import { clientAddress } from './client-address.js';
 import { createDocsPage } from './docs-page.js';
@@ -7,6 +6,7 @@ import { compression } from './middleware/compression.js';
 import { rateLimitHeaders } from './middleware/rate-limit-headers.js';
 import { requestBounds } from './middleware/request-bounds.js';
 import { requestLog } from './middleware/request-log.js';
+import { respondWith } from './middleware/response-parts.js';
 import { timing } from './middleware/timing.js';
 import { rootHandler } from './root-page.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
@@ -15,6 +15,11 @@ import { SERVER_VERSION } from './version.js';
 /** The part of @explorer/core's ExplorerApi the server needs. */
 export interface ApiHandler {
   handle(request: Request, options?: { clientAddress?: string | null }): Promise<Response>;
+  /**
+   * The same answer as data; when present the server serves it from its parts, which its middleware amends
+   * without reading a Response back (core's ExplorerApi has it).
+   */
+  answer?(request: Request, options?: { clientAddress?: string | null }): Promise<ApiAnswer>;
 }
 
 /** What the Hono app is built from. */
@@ -30,8 +35,8 @@ export interface ServerAppDeps {
   /** Name and version announced at `/` (default `explorer` and the package version). */
   info?: { name: string; version: string };
   /**
-   * The limiter the API counts with; the app counts the answers the API gives before it (see
-   * middleware/rate-limit-headers.ts), so every response carries X-RateLimit-* headers.
+   * The limiter the API counts with; the app counts the answers it gives without the API with it (see core's
+   * countRequest), so every response carries X-RateLimit-* headers.
    */
   rateLimiter?: RateLimiter | null;
   /** Longest request path and query in bytes; longer gets 414 (default 2,048). */
@@ -77,7 +82,11 @@ export function createServerApp(deps: ServerAppDeps): Hono {
   app.route('/docs', createDocsPage());
 
   // Every other path goes to the API, which answers unknown ones with its own 404 envelope.
-  app.all('*', (c) => deps.api.handle(c.req.raw, { clientAddress: clientAddress(c, { trustProxy }) }));
+  app.all('*', async (c) => {
+    const options = { clientAddress: clientAddress(c, { trustProxy }) };
+    if (!deps.api.answer) return deps.api.handle(c.req.raw, options);
+    return respondWith(c, await deps.api.answer(c.req.raw, options));
+  });
 
   app.onError((err, c) => {
     const requestId = requestIdOf(c.req.raw.headers);

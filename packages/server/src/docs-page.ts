@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { SharedCache } from '@explorer/core';
 import { Hono } from 'hono';
 import { requestIdOf } from './server-envelope.js';
 
@@ -95,16 +96,8 @@ window.addEventListener('load', function () {
 });
 `;
   // Read once, on first use: the bundle is about 1.5 MB and never changes while the process runs.
-  const cache = new Map<string, Promise<Buffer>>();
-  const asset = (name: string) => {
-    let file = cache.get(name);
-    if (!file) {
-      file = readFile(join(swaggerUiDir(), name));
-      file.catch(() => cache.delete(name));
-      cache.set(name, file);
-    }
-    return file;
-  };
+  const files = new SharedCache<Buffer>({ maxEntries: Object.keys(SWAGGER_ASSETS).length });
+  const asset = (name: string) => files.load(name, 0, () => readFile(join(swaggerUiDir(), name))).value;
 
   const docs = new Hono();
   docs.get('/', (c) => {

@@ -1,12 +1,5 @@
-import { randomUUID } from 'node:crypto';
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** The request id the API would use: the client's X-Request-Id when well formed, else a new UUID. */
-export function requestIdOf(headers: Headers): string {
-  const incoming = headers.get('x-request-id');
-  return incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-}
+// The request id the API would use, for the answers the server gives itself.
+export { requestIdOf } from '@explorer/core';
 
 /**
  * The error envelope for answers the server gives without the API (while it starts, a 500 outside the API,

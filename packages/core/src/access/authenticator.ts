@@ -1,6 +1,6 @@
-import type { Authenticator } from '../api.js';
+import type { Authenticator } from '../api/identify.js';
+import { SharedCache } from '../cache/shared-cache.js';
 import { UnauthorizedError } from '../errors.js';
-import { Lru } from '../http/lru.js';
 import type { Identity } from '../route.js';
 import { hashApiKey, hashesEqual, parseApiKey } from './api-key.js';
 
@@ -41,23 +41,21 @@ export const UNKNOWN_KEY = 'API key is unknown or revoked';
 export function createKeyAuthenticator(deps: KeyAuthenticatorDeps): Authenticator {
   const cacheMs = deps.cacheMs ?? 30_000;
   const clock = deps.clock ?? Date.now;
-  // Keyed by the key's hash, not its id: a wrong secret for a cached id never hits the cache.
-  const cache = new Lru<{ identity: Identity; until: number }>(deps.cacheEntries ?? 10_000);
+  // Keyed by the key's hash, not its id: a wrong secret for a cached id never hits the cache. Refusals are
+  // never kept, so a newly created key works at once; concurrent requests with one key share one lookup.
+  const verified = new SharedCache<Identity>({ maxEntries: deps.cacheEntries ?? 10_000, ttlMs: cacheMs });
 
   return async (key) => {
     const parsed = parseApiKey(key);
     if (!parsed) throw new UnauthorizedError(MALFORMED_KEY);
     const hash = hashApiKey(key);
-    const now = clock();
-    const hit = cache.get(hash);
-    if (hit && hit.until > now) return hit.identity;
-    const stored = await deps.lookup(parsed.id);
-    // Compare even for an unknown id, so the time taken does not tell ids apart.
-    const equal = hashesEqual(hash, stored?.keyHash ?? '0'.repeat(64));
-    if (!stored || stored.revoked || !equal) throw new UnauthorizedError(UNKNOWN_KEY);
-    const identity: Identity = { type: 'key', keyId: stored.id, name: stored.name, tier: stored.tier };
-    if (cacheMs > 0) cache.set(hash, { identity, until: now + cacheMs });
-    deps.touch?.(stored.id).catch(() => {});
-    return identity;
+    return verified.load(hash, clock(), async () => {
+      const stored = await deps.lookup(parsed.id);
+      // Compare even for an unknown id, so the time taken does not tell ids apart.
+      const equal = hashesEqual(hash, stored?.keyHash ?? '0'.repeat(64));
+      if (!stored || stored.revoked || !equal) throw new UnauthorizedError(UNKNOWN_KEY);
+      deps.touch?.(stored.id).catch(() => {});
+      return { type: 'key', keyId: stored.id, name: stored.name, tier: stored.tier };
+    }).value;
   };
 }

@@ -16,6 +16,7 @@ export {
   UNKNOWN_KEY,
 } from './authenticator.js';
 export { clientGroup } from './client-group.js';
+export { ANONYMOUS, countRequest, type RateLimitCount, type RateLimiter } from './rate-limit.js';
 export {
   type Bucket,
   bucketFor,

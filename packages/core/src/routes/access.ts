@@ -146,11 +146,9 @@ export const accessRoutes = [
     async handler(ctx) {
       // Good news is reused for tipCacheMs; bad news is checked again by the next request, so a recovery shows
       // at once.
-      const { db, probe, state, health } = await ctx.live(
-        'status',
-        () => statusChecks(ctx),
-        (c) => c.db.ok && (ctx.node === null || c.probe.reachable),
-      );
+      const { db, probe, state, health } = await ctx.live('status', () => statusChecks(ctx), {
+        keep: (c) => c.db.ok && (ctx.node === null || c.probe.reachable),
+      });
       const tip = db.ok ? ctx.tip : null;
       const nodeHeight = probe.height ?? state?.nodeHeight ?? null;
       const tipHeight = state?.tipHeight ?? ctx.meta.indexedTip;

@@ -4,7 +4,9 @@ import { addressRoutes } from './addresses.js';
 import { analyticsRoutes } from './analytics.js';
 import { blockRoutes } from './blocks.js';
 import { docsRoutes } from './docs.js';
+import { labelRoutes } from './labels.js';
 import { marketRoutes } from './market.js';
+import { mempoolRoutes } from './mempool.js';
 import { minerRoutes } from './miners.js';
 import { poolRoutes } from './pools.js';
 import { searchRoutes } from './search.js';
@@ -20,6 +22,8 @@ const all = [
   ...poolRoutes,
   ...analyticsRoutes,
   ...searchRoutes,
+  ...labelRoutes,
+  ...mempoolRoutes,
   ...marketRoutes,
 ] as const;
 

@@ -1,7 +1,7 @@
 import type { MarketChartDays } from '@explorer/core';
-import { ProviderMarketChartSchema, ProviderSimplePriceSchema } from '@explorer/core';
 import ky, { HTTPError, TimeoutError } from 'ky';
 import { MarketProviderError, parseRetryAfter } from './errors.js';
+import { ProviderMarketChartSchema, ProviderSimplePriceSchema } from './provider-schemas.js';
 
 /** The price of the coin in one vs-currency, as a provider reports it. */
 export interface PriceQuote {

@@ -1,4 +1,5 @@
 import type { MarketChartDays } from '@explorer/core';
+import { type Logger, silentLogger } from '@explorer/core';
 import type { AdvisoryLock, Sql } from '@explorer/db';
 import {
   deleteMarketSnapshotsBefore,
@@ -9,7 +10,6 @@ import {
   selectMarketChartSummaries,
   upsertMarketChart,
 } from '@explorer/db';
-import { type Logger, silentLogger } from '../log.js';
 import { MarketProviderError } from './errors.js';
 import type { MarketProvider } from './provider.js';
 

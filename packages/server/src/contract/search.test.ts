@@ -4,13 +4,10 @@ import { createSqlStore, type Sql } from '@explorer/db';
 import { openTestDatabase, pgSkipReason, testDrivers } from '@explorer/db/testing';
 import { createNodeClient } from '@explorer/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  compareLabels,
-  comparePools,
-  hasValidAddressChecksum,
-  heightCandidates,
-  summarizeMempool,
-} from '../../../core/src/routes/search.js';
+import { hasValidAddressChecksum } from '../../../core/src/routes/address-checksum.js';
+import { compareLabels, comparePools } from '../../../core/src/routes/labels.js';
+import { summarizeMempool } from '../../../core/src/routes/mempool.js';
+import { heightCandidates } from '../../../core/src/routes/search.js';
 import {
   selectBlockByHash,
   selectBlocksAtHeights,

@@ -1,8 +1,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { responseParts } from '@explorer/core';
 import type { Context, MiddlewareHandler } from 'hono';
-import { amendResponse } from './amend.js';
+import { amendResponse, partsOf } from './response-parts.js';
 
 const gzipAsync = promisify(gzip);
 const COMPRESSIBLE = /^\s*(?:text\/|application\/(?:[\w.+-]*\+)?(?:json|javascript|xml)|image\/svg\+xml)/i;
@@ -51,9 +50,9 @@ export function compression(opts: CompressionOptions = {}): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const res = c.res;
-    // The API's responses carry their body and a plain header record: amended from those, they stay on the
-    // adapter's fast path, where draining the body stream or converting the headers would not.
-    const parts = responseParts(res);
+    // The API's answers come with their parts (body and a plain header record): amended from those, they stay
+    // on the adapter's fast path, where draining the body stream or converting the headers would not.
+    const parts = partsOf(c);
     if (parts) {
       const h = parts.headers;
       if (h['content-encoding'] !== undefined || parts.body === null || skip(c, res.status)) return;

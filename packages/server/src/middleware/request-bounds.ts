@@ -1,6 +1,7 @@
 import { ApiError, refuseRequest } from '@explorer/core';
 import type { MiddlewareHandler } from 'hono';
 import { requestIdOf, serverErrorBody } from '../server-envelope.js';
+import { replaceResponse } from './response-parts.js';
 
 /** Options of the request bounds. */
 export interface RequestBoundsOptions {
@@ -34,14 +35,16 @@ export function requestBounds(opts: RequestBoundsOptions = {}): MiddlewareHandle
       if (c.res.status === 414 || c.res.status === 429) return;
     }
     const requestId = requestIdOf(c.req.raw.headers);
-    c.res = undefined;
-    c.res = new Response(serverErrorBody(requestId, message), {
-      status: 414,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'x-request-id': requestId,
-        'cache-control': 'no-store',
-      },
-    });
+    replaceResponse(
+      c,
+      new Response(serverErrorBody(requestId, message), {
+        status: 414,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'x-request-id': requestId,
+          'cache-control': 'no-store',
+        },
+      }),
+    );
   };
 }

@@ -1,6 +1,6 @@
-import type { Logger } from '@explorer/indexer';
+import type { Logger } from '@explorer/core';
 import type { MiddlewareHandler } from 'hono';
-import { headerOf } from './amend.js';
+import { headerOf } from './response-parts.js';
 
 /** Options of the request log. */
 export interface RequestLogOptions {
@@ -45,9 +45,9 @@ export function requestLog(opts: RequestLogOptions): MiddlewareHandler {
     const started = clock();
     await next();
     const res = c.res;
-    const length = headerOf(res, 'content-length');
+    const length = headerOf(c, 'content-length');
     const fields = {
-      requestId: headerOf(res, 'x-request-id'),
+      requestId: headerOf(c, 'x-request-id'),
       method: c.req.method,
       path: loggablePath(c.req.url),
       status: res.status,

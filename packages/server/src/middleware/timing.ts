@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { amendResponse } from './amend.js';
+import { amendResponse } from './response-parts.js';
 
 /**
  * Adds `Server-Timing: app;dur=…` and `X-Response-Time: …ms` with the time spent inside the server.

@@ -1,6 +1,5 @@
-import type { Identity, RateLimiter, RateLimitState } from '@explorer/core';
-import { bucketFor, type RateLimitPolicy, resetAt } from '@explorer/core';
-import { type Logger, silentLogger } from '@explorer/indexer';
+import type { Identity, Logger, RateLimiter, RateLimitState } from '@explorer/core';
+import { bucketFor, type RateLimitPolicy, resetAt, silentLogger } from '@explorer/core';
 import {
   type IRateLimiterOptions,
   type RateLimiterAbstract,

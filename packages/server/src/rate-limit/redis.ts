@@ -1,4 +1,4 @@
-import type { Logger } from '@explorer/indexer';
+import type { Logger } from '@explorer/core';
 import { Redis } from 'ioredis';
 
 /** A Redis connection for the rate-limit store, tuned to fail fast rather than queue. */

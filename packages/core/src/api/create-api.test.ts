@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createExplorerApi, refuseRequest } from './api.js';
-import { ApiError, INTERNAL_ERROR_MESSAGE } from './errors.js';
-import { encodeCursor } from './pagination/cursor.js';
-import { v1Routes } from './routes/index.js';
-import type { Store } from './store.js';
+import { ApiError, INTERNAL_ERROR_MESSAGE } from '../errors.js';
+import { encodeCursor } from '../pagination/cursor.js';
+import { v1Routes } from '../routes/index.js';
+import type { Store } from '../store.js';
+import { createExplorerApi } from './create-api.js';
+import { refuseRequest } from './refusals.js';
 
 /** A store whose every method fails the given way. */
 function failingStore(make: () => unknown): Store {

@@ -1,0 +1,22 @@
+/** Response headers as a plain record of lower-case names. */
+export type HeaderRecord = Readonly<Record<string, string>>;
+
+/**
+ * The API's answer to one request, as data: `handle` turns it into a Response; a host adapter can write or
+ * amend it (compress it, add headers) without reading a Response back.
+ */
+export interface ApiAnswer {
+  status: number;
+  /** Lower-case names. */
+  headers: HeaderRecord;
+  /** The body text; null for HEAD, 204 and 304. */
+  body: string | null;
+}
+
+/**
+ * The Response of an answer; its headers stay a plain record, which @hono/node-server writes as is.
+ * @example const res = toResponse(await api.answer(request))
+ */
+export function toResponse(answer: ApiAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}

@@ -1,0 +1,162 @@
+import { countRequest, type RateLimiter } from '../access/rate-limit.js';
+import { ApiError, BadRequestError, NotFoundError, toApiError } from '../errors.js';
+import { createRouter } from '../http/router.js';
+import type { ChainNode } from '../node.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '../openapi.js';
+import type { AnyRoute, ApiConfig, Identity, RouteResult } from '../route.js';
+import type { Store } from '../store.js';
+import { type ApiAnswer, toResponse } from './answer.js';
+import { preflight } from './cors.js';
+import { findRoute } from './find-route.js';
+import { type Authenticator, identify, requestIdOf } from './identify.js';
+import { refusalOf } from './refusals.js';
+import { createResponseCache, render, renderShared } from './render.js';
+import { bodyAnswer, errorAnswer, type Reply, rawAnswer, startMeta } from './respond.js';
+import { createRouteCaches, routeContext } from './route-context.js';
+import { createTipReader, tipKey } from './tip.js';
+import { validate } from './validate.js';
+
+/** What the API is built from; only `main` (or an embedding app) constructs these. */
+export interface ApiDeps {
+  store: Store;
+  routes: readonly AnyRoute[];
+  node?: ChainNode | null;
+  config?: Partial<ApiConfig>;
+  authenticate?: Authenticator;
+  rateLimiter?: RateLimiter;
+  /** Milliseconds since the epoch (tests pin it). */
+  clock?: () => number;
+  /** Told about every unexpected error (5xx), with the request id, for logging. */
+  onError?: (err: unknown, info: { requestId: string; route: string | null }) => void;
+}
+
+/** Per-request facts a host knows and a Request does not carry. */
+export interface HandleOptions {
+  /** The client's address (for the anonymous rate-limit bucket). */
+  clientAddress?: string | null;
+}
+
+/** The explorer API as a Web-standard handler plus its typed pieces. */
+export interface ExplorerApi {
+  /** Answers any request: `(Request) => Promise<Response>`. Mount it under any server. */
+  handle(request: Request, options?: HandleOptions): Promise<Response>;
+  /** The same answer as data (status, header record, body text), for a host adapter that writes it itself. */
+  answer(request: Request, options?: HandleOptions): Promise<ApiAnswer>;
+  /** The configuration in force. */
+  readonly config: ApiConfig;
+  /** The route table. */
+  readonly routes: readonly AnyRoute[];
+  /** The OpenAPI 3.1 document served at /v1/openapi.json. */
+  openapi(): OpenApiDocument;
+}
+
+/** Default configuration; every value can be overridden. */
+export const defaultApiConfig: ApiConfig = {
+  publicBaseUrl: 'http://127.0.0.1:3000',
+  finalityDepth: 100,
+  cacheEntries: 10_000,
+  tipCacheMs: 250,
+  responseCacheMs: 1_000,
+  responseCacheBytes: 32 * 1024 * 1024,
+  corsOrigin: '*',
+  startedAt: Date.now(),
+};
+
+function parseUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw new BadRequestError('the request URL is malformed');
+  }
+}
+
+/**
+ * Builds the API over a store and a route table.
+ * @example const api = createExplorerApi({ store, routes }); const res = await api.handle(new Request('http://x/v1/blocks'))
+ */
+export function createExplorerApi(deps: ApiDeps): ExplorerApi {
+  const config: ApiConfig = { ...defaultApiConfig, startedAt: Date.now(), ...deps.config };
+  const router = createRouter(deps.routes);
+  const clock = deps.clock ?? Date.now;
+  const readTip = createTipReader(deps.store, config.tipCacheMs);
+  const caches = createRouteCaches(config);
+  const responses = createResponseCache(config);
+  let document: OpenApiDocument | null = null;
+  const openapi = () => {
+    document ??= buildOpenApiDocument(deps.routes, config.publicBaseUrl);
+    return document;
+  };
+  // What every route context holds whatever the request.
+  const fixed = {
+    store: deps.store,
+    node: deps.node ?? null,
+    config,
+    openapi,
+    rateLimiter: deps.rateLimiter ?? null,
+  };
+
+  /** Counts the request (see access/rate-limit.ts) into `reply`; past the limit, throws the 429. */
+  async function rateLimit(reply: Reply, identity: Identity, clientAddress: string | null, now: number) {
+    if (!deps.rateLimiter) return;
+    const counted = await countRequest(deps.rateLimiter, identity, clientAddress, now);
+    reply.rateLimit = counted.state;
+    if (counted.limited) throw counted.limited;
+  }
+
+  /** cors → identify → rate limit → route → render (validate, run), shared per tip → 304 or envelope. */
+  async function answer(request: Request, options: HandleOptions = {}): Promise<ApiAnswer> {
+    const now = clock();
+    const requestId = requestIdOf(request.headers);
+    const method = request.method.toUpperCase();
+    const tip = await readTip(now);
+    const meta = startMeta(requestId, tip, deps.node?.lastHeight() ?? null, now);
+    if (method === 'OPTIONS') return preflight(requestId, config.corsOrigin);
+    const reply: Reply = {
+      requestId,
+      corsOrigin: config.corsOrigin,
+      head: method === 'HEAD',
+      rateLimit: null,
+    };
+    let routeId: string | null = null;
+    try {
+      const url = parseUrl(request.url);
+      // Counted before routing, so every answer (404, 405 and a refused key's 401 included) counts.
+      const caller = await identify(request.headers, deps.authenticate);
+      await rateLimit(reply, caller.identity, options.clientAddress ?? null, now);
+      const refused = refusalOf(request) ?? caller.refused;
+      if (refused) throw refused;
+      const { route, params } = findRoute(router, url.pathname, method);
+      routeId = route.id;
+      Object.assign(meta, {
+        cached: false,
+        indexedTipHash: tip?.hash ?? null,
+        txIndexedTip: tip?.txHeight ?? -1,
+      });
+      const run = (): Promise<RouteResult<unknown>> => {
+        const input = validate(route, params, url.searchParams);
+        const own = { meta, tip, now, requestId, identity: caller.identity, rateLimit: reply.rateLimit };
+        return route.handler(routeContext({ ...fixed, ...input, ...own }, caches) as never);
+      };
+      if (route.raw) return rawAnswer(reply, (await run()).body);
+      // The URL as sent (path and query) and the tip it is answered at name a chain-derived body.
+      const key = route.perTip && tip ? `${url.pathname}${url.search}@${tipKey(tip)}` : null;
+      const { rendered, shared } = await renderShared(responses, key, now, () => render(route, run));
+      if (shared) meta.cached = true;
+      if (rendered.notFound !== undefined) throw new NotFoundError(rendered.notFound);
+      return bodyAnswer(reply, request.headers.get('if-none-match'), rendered, meta);
+    } catch (err) {
+      const error = toApiError(err);
+      if (!(err instanceof ApiError) || error.status >= 500)
+        deps.onError?.(err, { requestId, route: routeId });
+      return errorAnswer(reply, error, meta);
+    }
+  }
+
+  return {
+    handle: async (request, options) => toResponse(await answer(request, options)),
+    answer,
+    config,
+    routes: deps.routes,
+    openapi,
+  };
+}

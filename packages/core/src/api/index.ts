@@ -1,0 +1,10 @@
+export { type ApiAnswer, type HeaderRecord, toResponse } from './answer.js';
+export {
+  type ApiDeps,
+  createExplorerApi,
+  defaultApiConfig,
+  type ExplorerApi,
+  type HandleOptions,
+} from './create-api.js';
+export { type Authenticator, requestIdOf } from './identify.js';
+export { refuseRequest } from './refusals.js';

@@ -1,0 +1,89 @@
+import { rateLimitHeaders } from '../access/rate-limit.js';
+import { errorEnvelope, type Meta } from '../envelope.js';
+import type { ApiError } from '../errors.js';
+import type { RateLimitState } from '../route.js';
+import type { TipInfo } from '../store.js';
+import type { ApiAnswer } from './answer.js';
+import { notModified, validators } from './conditional.js';
+import { corsHeaders } from './cors.js';
+import type { RenderedBody } from './render.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** What every answer to one request shares: its id, CORS, HEAD (no body) and the caller's bucket once counted. */
+export interface Reply {
+  requestId: string;
+  corsOrigin: string;
+  head: boolean;
+  rateLimit: RateLimitState | null;
+}
+
+/** The meta every answer starts from: the request id, the tips read for it and when it was served. */
+export function startMeta(
+  requestId: string,
+  tip: TipInfo | null,
+  nodeHeight: number | null,
+  now: number,
+): Meta {
+  return {
+    requestId,
+    indexedTip: tip?.height ?? -1,
+    // Until the node first answers, the indexed tip: the node had at least the blocks the index holds.
+    nodeHeight: nodeHeight ?? tip?.height ?? -1,
+    servedAt: new Date(now).toISOString(),
+  };
+}
+
+/** Headers of an answer: content type, request id, CORS, X-RateLimit-* once counted, then `extra`. */
+function headersOf(
+  reply: Reply,
+  extra: Record<string, string>,
+  contentType: string | null = JSON_TYPE,
+): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (contentType !== null) h['content-type'] = contentType;
+  h['x-request-id'] = reply.requestId;
+  Object.assign(h, corsHeaders(reply.corsOrigin));
+  if (reply.rateLimit) Object.assign(h, rateLimitHeaders(reply.rateLimit));
+  for (const k in extra) h[k.toLowerCase()] = extra[k]!;
+  return h;
+}
+
+/** A body as it is sent, or none for HEAD. */
+const bodyOf = (reply: Reply, text: string): string | null => (reply.head ? null : text);
+
+/** The answer of a raw route (the OpenAPI document): its body as is, cacheable for five minutes. */
+export function rawAnswer(reply: Reply, body: unknown): ApiAnswer {
+  return {
+    status: 200,
+    headers: headersOf(reply, { 'cache-control': 'public, max-age=300' }),
+    body: bodyOf(reply, JSON.stringify(body)),
+  };
+}
+
+/**
+ * The answer of a rendered body: 304 when the client's If-None-Match names its ETag, else the success
+ * envelope `{ ok: true, …, meta }` with the body's validators.
+ */
+export function bodyAnswer(
+  reply: Reply,
+  ifNoneMatch: string | null,
+  rendered: RenderedBody,
+  meta: Meta,
+): ApiAnswer {
+  const cache = validators(rendered.etag, rendered.immutable);
+  if (notModified(ifNoneMatch, rendered.etag))
+    return { status: 304, headers: headersOf(reply, cache, null), body: null };
+  const { text } = rendered;
+  const body = `{"ok":true,${text ? `${text},` : ''}"meta":${JSON.stringify(meta)}}`;
+  return { status: 200, headers: headersOf(reply, cache), body: bodyOf(reply, body) };
+}
+
+/** The error envelope `{ ok: false, error, meta }` with the error's status and headers, never cached. */
+export function errorAnswer(reply: Reply, error: ApiError, meta: Meta): ApiAnswer {
+  return {
+    status: error.status,
+    headers: headersOf(reply, { ...error.headers, 'cache-control': 'no-store' }),
+    body: bodyOf(reply, JSON.stringify(errorEnvelope(error.message, meta))),
+  };
+}

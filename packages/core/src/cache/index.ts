@@ -1,0 +1,1 @@
+export { type Shared, SharedCache, type SharedCacheOptions, type SharedLoadOptions } from './shared-cache.js';

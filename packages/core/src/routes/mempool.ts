@@ -1,0 +1,94 @@
+import { ServiceUnavailableError } from '../errors.js';
+import { defineRoute } from '../route.js';
+import { type MempoolSummary, MempoolSummarySchema } from '../schemas/search.js';
+
+/** How long one mempool summary is reused, in milliseconds. */
+export const MEMPOOL_CACHE_MS = 2_000;
+/** Lower edges of the mempool fee-rate buckets, base units per vbyte; the last bucket is open. */
+export const FEE_RATE_EDGES = [0, 1, 2, 3, 5, 8, 12, 20, 30, 50, 80, 120, 200] as const;
+const MEMPOOL_UNAVAILABLE = 'the chain node is unreachable; mempool data is unavailable';
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const coinsToUnits = (coins: number) => Math.round(coins * 1e8);
+
+/** Summarises `getmempoolinfo` and `getrawmempool true` (fees as `fees.base`, Core ≥ 0.19, or `fee`). */
+export function summarizeMempool(info: unknown, verbose: unknown, now: number): MempoolSummary {
+  const entries = Object.entries((verbose ?? {}) as Record<string, Record<string, unknown> | null>);
+  const buckets = FEE_RATE_EDGES.map((min, i) => ({
+    minFeeRate: min,
+    maxFeeRate: FEE_RATE_EDGES[i + 1] ?? null,
+    count: 0,
+    vsize: 0,
+  }));
+  let bytes = 0;
+  let totalFee = 0;
+  const rated: { txid: string; rate: number }[] = [];
+  for (const [txid, e] of entries) {
+    const fees = e?.fees as Record<string, unknown> | undefined;
+    const fee = coinsToUnits(num(fees?.base) ?? num(e?.fee) ?? 0);
+    const vsize = Math.round(num(e?.vsize) ?? num(e?.size) ?? 0);
+    const rate = vsize > 0 ? fee / vsize : 0;
+    bytes += vsize;
+    totalFee += fee;
+    let i = buckets.length - 1;
+    while (i > 0 && rate < FEE_RATE_EDGES[i]!) i--;
+    const bucket = buckets[i]!;
+    bucket.count++;
+    bucket.vsize += vsize;
+    rated.push({ txid, rate });
+  }
+  rated.sort((a, b) => b.rate - a.rate || (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : 0));
+  const i = (info ?? {}) as Record<string, unknown>;
+  const usage = num(i.usage);
+  const minFee = num(i.mempoolminfee) ?? num(i.minrelaytxfee) ?? 0;
+  return {
+    count: entries.length,
+    bytes,
+    ...(usage !== null ? { usage: Math.round(usage) } : {}),
+    totalFee: String(totalFee),
+    // mempoolminfee is in coins per 1,000 vbytes.
+    minFeeRate: coinsToUnits(minFee) / 1000,
+    feeRateBuckets: buckets,
+    sampleTxids: rated
+      .filter((r) => /^[0-9a-f]{64}$/.test(r.txid))
+      .slice(0, 10)
+      .map((r) => r.txid),
+    updatedAt: new Date(now).toISOString(),
+  };
+}
+
+/** /v1/mempool. */
+export const mempoolRoutes = [
+  defineRoute({
+    id: 'getMempool',
+    path: '/v1/mempool',
+    tag: 'Mempool',
+    summary: 'Mempool summary',
+    description:
+      'Asked from the chain node (reused for 2 s): count, virtual size, total fee, minimum fee rate, a fee-rate histogram and the 10 highest-fee-rate txids. 503 when the node cannot answer.',
+    response: { mempool: MempoolSummarySchema },
+    async handler(ctx) {
+      if (ctx.node === null) throw new ServiceUnavailableError(MEMPOOL_UNAVAILABLE);
+      const node = ctx.node;
+      const now = ctx.now;
+      // One pair of node calls serves every request of MEMPOOL_CACHE_MS; a failure is not kept, so the next
+      // request asks the node again.
+      const mempool = await ctx
+        .live(
+          'mempool',
+          async () => {
+            const [info, verbose] = await Promise.all([
+              node.call('getmempoolinfo', []),
+              node.call('getrawmempool', [true]),
+            ]);
+            return summarizeMempool(info, verbose, now);
+          },
+          { ttlMs: MEMPOOL_CACHE_MS },
+        )
+        .catch(() => {
+          throw new ServiceUnavailableError(MEMPOOL_UNAVAILABLE);
+        });
+      return { body: { mempool } };
+    },
+  }),
+] as const;
