@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createExplorerApi } from '../api.js';
+import { createExplorerApi } from '../api/index.js';
 import { v1Routes } from '../routes/index.js';
 import type { Store } from '../store.js';
 import { INVALID_CURSOR } from './cursor.js';
