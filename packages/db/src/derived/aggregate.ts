@@ -88,9 +88,16 @@ export interface AggregateSpec<K extends string, R> {
 }
 
 /** An aggregate table's description, plus a rebuild of it from its base rows. */
-export interface AggregateTable<K extends string, R> extends DerivedTable<Record<K, readonly R[]>> {
+export interface AggregateTable<K extends string, R>
+  extends DerivedTable<Record<K, readonly R[]>, unknown[]> {
   /** Recomputes the table (or only the groups whose key column `only.field` is among `only.values`). */
   rebuild(tx: Sql, only?: { field: keyof R & string; values: readonly unknown[] }): Promise<void>;
+}
+
+/** `WHERE a AND b …` of the conditions given, or nothing when there are none. */
+function whereOf(...conditions: (string | undefined)[]): string {
+  const c = conditions.filter((w) => w !== undefined);
+  return c.length > 0 ? `WHERE ${c.join(' AND ')}` : '';
 }
 
 /**
@@ -104,14 +111,10 @@ export function aggregateTable<K extends string, R>(spec: AggregateSpec<K, R>): 
   const keys = fields.filter((f) => columns[f].merge === 'key');
   const names = fields.map(columnOf).join(', ');
   const { shape, suffix } = upsertOf(table, columns);
-  const recompute = (...filters: string[]) => {
-    const where = [source.where, ...filters].filter((w) => w !== undefined);
-    return `SELECT ${fields.map((f) => columns[f].from).join(', ')} FROM ${source.from}
-      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} GROUP BY ${keys.map((f) => columns[f].from).join(', ')}`;
-  };
+  const recompute = (filter?: string) =>
+    `SELECT ${fields.map((f) => columns[f].from).join(', ')} FROM ${source.from} ${whereOf(source.where, filter)}
+     GROUP BY ${keys.map((f) => columns[f].from).join(', ')}`;
   const stored = `SELECT ${names} FROM ${table}`;
-  const q = (tx: Sql, step: string, text: string, params: unknown[]) =>
-    tx.query<Record<string, unknown>>(text, params, `rollback.${spec.key}.${step}`);
 
   async function rebuild(tx: Sql, only?: { field: keyof R & string; values: readonly unknown[] }) {
     if (!only) {
@@ -134,23 +137,22 @@ export function aggregateTable<K extends string, R>(spec: AggregateSpec<K, R>): 
     );
   }
 
+  const q = async (tx: Sql, step: string, text: string, params: unknown[]) =>
+    (await tx.query<{ v: unknown }>(text, params, `rollback.${spec.key}.${step}`)).map((r) => r.v);
+  const removed = `${source.height} > $1`;
   let rollback: AggregateTable<K, R>['rollback'];
   if ('rebuild' in spec.rollback) {
     const by = spec.rollback.rebuild;
-    const where = [source.where, `${source.height} > $1`].filter((w) => w !== undefined).join(' AND ');
     rollback = {
-      undo: async (tx, forkHeight) =>
-        (
-          await q(
-            tx,
-            'touched',
-            `SELECT DISTINCT ${columns[by].from} AS v FROM ${source.from} WHERE ${where}`,
-            [forkHeight],
-          )
-        ).map((r) => r.v),
+      undo: (tx, forkHeight) =>
+        q(
+          tx,
+          'touched',
+          `SELECT DISTINCT ${columns[by].from} AS v FROM ${source.from} ${whereOf(source.where, removed)}`,
+          [forkHeight],
+        ),
       async settle(tx, _forkHeight, touched) {
-        const values = touched as unknown[];
-        if (values.length > 0) await rebuild(tx, { field: by, values });
+        if (touched.length > 0) await rebuild(tx, { field: by, values: touched });
       },
     };
   } else {
@@ -162,33 +164,30 @@ export function aggregateTable<K extends string, R>(spec: AggregateSpec<K, R>): 
     const param = `$1::${columns[key].type}[]`;
     const sums = fields.filter((f) => columns[f].merge === 'add').map(columnOf);
     const extremes = fields.filter((f) => columns[f].merge === 'min' || columns[f].merge === 'max');
-    const current = [source.where, `${columns[key].from} = t.${k}`]
-      .filter((w) => w !== undefined)
-      .join(' AND ');
     rollback = {
-      undo: async (tx, forkHeight) =>
-        (
-          await q(
-            tx,
-            'subtract',
-            `UPDATE ${table} t SET ${sums.map((c) => `${c} = t.${c} - d.${c}`).join(', ')}
-             FROM (${recompute(`${source.height} > $1`)}) AS d(${names})
-             WHERE t.${k} = d.${k} RETURNING t.${k} AS k`,
-            [forkHeight],
-          )
-        ).map((r) => r.k),
+      undo: (tx, forkHeight) =>
+        q(
+          tx,
+          'subtract',
+          `UPDATE ${table} t SET ${sums.map((c) => `${c} = t.${c} - d.${c}`).join(', ')}
+           FROM (${recompute(removed)}) AS d(${names})
+           WHERE t.${k} = d.${k} RETURNING t.${k} AS v`,
+          [forkHeight],
+        ),
       async settle(tx, _forkHeight, touched) {
-        const p = [touched as unknown[]];
-        if (p[0]!.length === 0) return;
-        await q(tx, 'drop-empty', `DELETE FROM ${table} WHERE ${k} = ANY(${param}) AND ${count} <= 0`, p);
+        if (touched.length === 0) return;
+        await q(tx, 'drop-empty', `DELETE FROM ${table} WHERE ${k} = ANY(${param}) AND ${count} <= 0`, [
+          touched,
+        ]);
         if (extremes.length === 0) return;
         await q(
           tx,
           'extremes',
           `UPDATE ${table} t SET (${extremes.map(columnOf).join(', ')}) = (
-             SELECT ${extremes.map((f) => columns[f].from).join(', ')} FROM ${source.from} WHERE ${current})
+             SELECT ${extremes.map((f) => columns[f].from).join(', ')} FROM ${source.from}
+             ${whereOf(source.where, `${columns[key].from} = t.${k}`)})
            WHERE t.${k} = ANY(${param})`,
-          p,
+          [touched],
         );
       },
     };

@@ -19,7 +19,7 @@ export async function rollbackTo(tx: Sql, forkHeight: number): Promise<RollbackR
     'rollback.count',
   );
   if (removedBlocks > 0) {
-    const undone = [];
+    const undone: unknown[] = [];
     for (const t of DERIVED_TABLES) undone.push(await t.rollback.undo?.(tx, forkHeight));
     for (const t of DERIVED_TABLES) await t.rollback.remove?.(tx, forkHeight);
     for (const [i, t] of DERIVED_TABLES.entries()) await t.rollback.settle?.(tx, forkHeight, undone[i]);
