@@ -1,3 +1,4 @@
+export * from './derived/index.js';
 export {
   type DirectoryLock,
   DirectoryLockedError,
@@ -16,7 +17,7 @@ export { canonicalDump, checkInvariants, type InvariantViolation } from './queri
 export * from './queries/ingest.js';
 export * from './queries/keys.js';
 export * from './queries/market.js';
-export { type RollbackResult, rebuildDays, rollbackTo } from './queries/rollback.js';
+export { type RollbackResult, rollbackTo } from './queries/rollback.js';
 export * from './queries/state.js';
 export {
   type AdvisoryLock,

@@ -1,3 +1,5 @@
+import { dailyPoolBlocks } from '../derived/daily-pool-blocks.js';
+import { poolStats } from '../derived/pool-stats.js';
 import type { Sql } from '../sql.js';
 import { bulkInsert } from './bulk.js';
 
@@ -162,19 +164,9 @@ export async function reattributePools(
     }
   }
   if (changed > 0) {
-    await tx.query('DELETE FROM pool_stats', [], 'reattribute.clear-pool-stats');
-    await tx.query(
-      `INSERT INTO pool_stats SELECT pool_id, count(*)::int4, sum(reward)::int8, min(height), max(height)
-       FROM blocks GROUP BY pool_id`,
-      [],
-      'reattribute.pool-stats',
-    );
-    await tx.query('DELETE FROM daily_pool_blocks', [], 'reattribute.clear-daily-pools');
-    await tx.query(
-      `INSERT INTO daily_pool_blocks SELECT day, pool_id, count(*)::int4, sum(reward)::int8 FROM blocks GROUP BY day, pool_id`,
-      [],
-      'reattribute.daily-pools',
-    );
+    // The totals that depend on attribution, recomputed from the blocks as their descriptions say.
+    await poolStats.rebuild(tx);
+    await dailyPoolBlocks.rebuild(tx);
   }
   return changed;
 }

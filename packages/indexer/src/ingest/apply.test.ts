@@ -92,14 +92,20 @@ describe.each(testDrivers())('writing prepared batches (%s)', (driver) => {
     const state = new IngestState();
     const first = await state.prepare(db.sql, [b0, b1], defs);
     // The coinbase of block 0 is spent in the same batch: no update needed.
-    expect(first.spends).toEqual([]);
-    expect(first.outputs.find((o) => o[0] === hex64(1))?.slice(9)).toEqual([hex64(3), 0, 1]);
+    expect(first.rows.spends).toEqual([]);
+    expect(first.rows.outputs.find((o) => o.txid === hex64(1))).toMatchObject({
+      spentTxid: hex64(3),
+      spentVin: 0,
+      spentHeight: 1,
+    });
     await db.sql.transaction((t) => writePrepared(t, first));
     state.committed(first.seq);
 
     const b2 = block(2, [tx(4, 0, [], [['miner', 50]]), tx(5, 1, [[3, 0]], [['bob', 29]])]);
     const second = await state.prepare(db.sql, [b2], defs);
-    expect(second.spends).toEqual([[hex64(3), 0, hex64(5), 0, 2]]);
+    expect(second.rows.spends).toEqual([
+      { prevTxid: hex64(3), prevVout: 0, txid: hex64(5), vin: 0, height: 2 },
+    ]);
     await db.sql.transaction((t) => writePrepared(t, second));
     expect(await balances()).toEqual([
       { address: 'alice', balance: 0 },
@@ -129,6 +135,33 @@ describe.each(testDrivers())('writing prepared batches (%s)', (driver) => {
       /spend outputs the index does not hold as unspent/,
     );
     expect((await readIndexerState(db.sql)).tip_height).toBe(1);
+    expect(await checkInvariants(db.sql)).toEqual([]);
+  });
+
+  it('names the broken invariant when a row of a derived table is corrupted', async () => {
+    await applyBlocks(db.sql, [b0, b1], defs);
+    const corruptions: [statement: string, invariant: RegExp][] = [
+      ['UPDATE miner_stats SET blocks = blocks + 1', /^miner totals/],
+      ['UPDATE pool_stats SET last_height = 0', /^pool totals/],
+      ['UPDATE daily_stats SET proof_bytes = 1', /^daily rollups/],
+      ['UPDATE daily_pool_blocks SET reward = 0', /^daily pool blocks/],
+      ['DELETE FROM daily_miner_blocks', /^daily miner blocks/],
+      ["UPDATE addresses SET utxo_count = 7 WHERE address = 'bob'", /^address totals equal/],
+      ['UPDATE outputs SET spent_txid = NULL', /^every input spends/],
+      ['UPDATE address_txs SET balance = balance + 1', /^each history row/],
+    ];
+    for (const [statement, invariant] of corruptions) {
+      let found: string[] = [];
+      // Each corruption is undone by failing its transaction.
+      await db.sql
+        .transaction(async (t) => {
+          await t.query(statement);
+          found = (await checkInvariants(t)).map((v) => v.invariant);
+          throw new Error('undo');
+        })
+        .catch(() => {});
+      expect(found, statement).toContainEqual(expect.stringMatching(invariant));
+    }
     expect(await checkInvariants(db.sql)).toEqual([]);
   });
 

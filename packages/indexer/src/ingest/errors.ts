@@ -3,10 +3,8 @@ export class ChainMismatchError extends Error {
   override readonly name = 'ChainMismatchError';
 }
 
-/** A block spends an output the index does not hold as unspent: the node and the index disagree. */
-export class MissingPrevoutError extends Error {
-  override readonly name = 'MissingPrevoutError';
-}
+// Raised by the spends table's write as well as by prepare, so it is the database package's class.
+export { MissingPrevoutError } from '@explorer/db';
 
 /** The node sent a block the indexer cannot read: not the block asked for, or bytes that do not decode. */
 export class MalformedBlockError extends Error {

@@ -1,0 +1,72 @@
+import type { Sql } from '../sql.js';
+import { type AddressTotalsRow, addressTotals } from './address-totals.js';
+import { type AddressTxRow, addressTxs } from './address-txs.js';
+import { type BlockRow, blocks } from './blocks.js';
+import { type CertificateRow, certificates } from './certificates.js';
+import { type DailyMinerBlocksRow, dailyMinerBlocks } from './daily-miner-blocks.js';
+import { type DailyPoolBlocksRow, dailyPoolBlocks } from './daily-pool-blocks.js';
+import { type DailyStatsRow, dailyStats } from './daily-stats.js';
+import { type InputRow, inputs } from './inputs.js';
+import { type MinerStatsRow, minerStats } from './miner-stats.js';
+import { type OutputRow, outputs } from './outputs.js';
+import { type PoolStatsRow, poolStats } from './pool-stats.js';
+import { type SpendRow, spends } from './spends.js';
+import type { DerivedTable } from './table.js';
+import { type TxRow, txs } from './txs.js';
+
+export type { AddressTotalsRow } from './address-totals.js';
+export type { AddressTxRow } from './address-txs.js';
+export type { BlockRow } from './blocks.js';
+export type { CertificateRow } from './certificates.js';
+export type { DailyMinerBlocksRow } from './daily-miner-blocks.js';
+export type { DailyPoolBlocksRow } from './daily-pool-blocks.js';
+export type { DailyStatsRow } from './daily-stats.js';
+export type { InputRow } from './inputs.js';
+export type { MinerStatsRow } from './miner-stats.js';
+export type { OutputRow } from './outputs.js';
+export type { PoolStatsRow } from './pool-stats.js';
+export { MissingPrevoutError, type SpendRow } from './spends.js';
+export type { Check, DerivedTable, Rollback } from './table.js';
+export type { TxRow } from './txs.js';
+
+/** Every row a batch of blocks adds to the index, one field per derived table. */
+export interface BatchRows {
+  outputs: OutputRow[];
+  spends: SpendRow[];
+  txs: TxRow[];
+  inputs: InputRow[];
+  addressTxs: AddressTxRow[];
+  addressTotals: AddressTotalsRow[];
+  blocks: BlockRow[];
+  certificates: CertificateRow[];
+  minerStats: MinerStatsRow[];
+  poolStats: PoolStatsRow[];
+  dailyStats: DailyStatsRow[];
+  dailyPoolBlocks: DailyPoolBlocksRow[];
+  dailyMinerBlocks: DailyMinerBlocksRow[];
+}
+
+/**
+ * Every table the index derives from the chain, in write order: outputs before the spends that mark them,
+ * and each rollback phase runs in this order too.
+ */
+export const DERIVED_TABLES: readonly DerivedTable<BatchRows>[] = [
+  outputs,
+  spends,
+  txs,
+  inputs,
+  addressTxs,
+  addressTotals,
+  blocks,
+  certificates,
+  minerStats,
+  poolStats,
+  dailyStats,
+  dailyPoolBlocks,
+  dailyMinerBlocks,
+];
+
+/** Writes a batch's rows into every derived table, in the writing transaction. */
+export async function writeDerived(tx: Sql, rows: BatchRows): Promise<void> {
+  for (const t of DERIVED_TABLES) await t.write(tx, rows);
+}

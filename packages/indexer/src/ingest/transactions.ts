@@ -1,0 +1,164 @@
+import type { AddressTotalsRow, AddressTxRow, InputRow, TxRow } from '@explorer/db';
+import { classifyTx } from './classify.js';
+import type { ParsedBlock } from './parse.js';
+import { outpointKey, type Prevout } from './utxos.js';
+
+/** What a block's transactions add up to, for its block row. */
+export interface BlockSums {
+  fees: bigint;
+  /** The coinbase's outputs. */
+  reward: bigint;
+  /** Outputs of the transactions other than the coinbase. */
+  valueOut: bigint;
+  opReturn: bigint;
+  inputCount: number;
+  outputCount: number;
+}
+
+/** The rows of a batch's transactions, and what they add to each address and block. */
+export interface TransactionRows {
+  txs: TxRow[];
+  inputs: InputRow[];
+  addressTxs: AddressTxRow[];
+  /** What the batch adds to each address it touches, in order of first touch. */
+  addressTotals: AddressTotalsRow[];
+  /** One per block. */
+  sums: BlockSums[];
+}
+
+/** An address's flow in one transaction. */
+interface Flow {
+  received: bigint;
+  sent: bigint;
+}
+
+/**
+ * Step 3 of a batch: transaction, input and history rows, and the batch's change to each address's totals.
+ * `balances` holds each touched address's balance before the batch, and is left holding it after.
+ */
+export function transactionRows(
+  blocks: readonly ParsedBlock[],
+  prevouts: ReadonlyMap<string, Prevout>,
+  balances: Map<string, bigint>,
+  isBurn: (address: string) => boolean,
+): TransactionRows {
+  const txs: TxRow[] = [];
+  const inputs: InputRow[] = [];
+  const addressTxs: AddressTxRow[] = [];
+  const totals = new Map<string, AddressTotalsRow>();
+  const sums: BlockSums[] = [];
+
+  for (const b of blocks) {
+    // Seen in this block: the address's last-seen moves here, and a new one is first seen here.
+    const seen = (address: string): AddressTotalsRow => {
+      let a = totals.get(address);
+      if (!a) {
+        a = {
+          address,
+          balance: 0n,
+          received: 0n,
+          sent: 0n,
+          txCount: 0,
+          utxoCount: 0,
+          firstSeenHeight: b.height,
+          firstSeenTime: b.time,
+          lastSeenHeight: b.height,
+          lastSeenTime: b.time,
+        };
+        totals.set(address, a);
+      }
+      a.lastSeenHeight = b.height;
+      a.lastSeenTime = b.time;
+      return a;
+    };
+    const s: BlockSums = { fees: 0n, reward: 0n, valueOut: 0n, opReturn: 0n, inputCount: 0, outputCount: 0 };
+    for (const t of b.txs) {
+      const flows = new Map<string, Flow>();
+      const flow = (address: string): Flow => {
+        let f = flows.get(address);
+        if (!f) {
+          f = { received: 0n, sent: 0n };
+          flows.set(address, f);
+        }
+        return f;
+      };
+      let valueIn = 0n;
+      for (const i of t.inputs) {
+        const p = t.isCoinbase || i.prevTxid === null ? undefined : prevouts.get(outpointKey(t.txid, i.vin));
+        const value = p?.value ?? 0n;
+        valueIn += value;
+        inputs.push({
+          txid: t.txid,
+          vin: i.vin,
+          blockHeight: b.height,
+          prevTxid: i.prevTxid,
+          prevVout: i.prevVout,
+          address: p?.address ?? null,
+          value,
+          sequence: i.sequence,
+        });
+        if (p?.address) {
+          flow(p.address).sent += value;
+          seen(p.address).utxoCount -= 1;
+        }
+      }
+      let valueOut = 0n;
+      for (const o of t.outputs) {
+        valueOut += o.value;
+        if (o.scriptType === 'nulldata') s.opReturn += o.value;
+        if (o.address) {
+          flow(o.address).received += o.value;
+          seen(o.address).utxoCount += 1;
+        }
+      }
+      const fee = t.isCoinbase ? 0n : valueIn - valueOut;
+      if (t.isCoinbase) s.reward += valueOut;
+      else {
+        s.fees += fee;
+        s.valueOut += valueOut;
+      }
+      s.inputCount += t.inputs.length;
+      s.outputCount += t.outputs.length;
+      for (const [address, f] of flows) {
+        const a = totals.get(address)!;
+        a.received += f.received;
+        a.sent += f.sent;
+        a.balance += f.received - f.sent;
+        a.txCount += 1;
+        const balance = (balances.get(address) ?? 0n) + f.received - f.sent;
+        balances.set(address, balance);
+        addressTxs.push({
+          address,
+          blockHeight: b.height,
+          blockIndex: t.index,
+          txid: t.txid,
+          blockTime: b.time,
+          received: f.received,
+          sent: f.sent,
+          balance,
+        });
+      }
+      txs.push({
+        txid: t.txid,
+        blockHeight: b.height,
+        blockIndex: t.index,
+        blockTime: b.time,
+        version: t.version,
+        locktime: t.locktime,
+        size: t.size,
+        vsize: t.vsize,
+        weight: t.weight,
+        inputCount: t.inputs.length,
+        outputCount: t.outputs.length,
+        valueIn,
+        valueOut,
+        fee,
+        isCoinbase: t.isCoinbase,
+        type: classifyTx(t, isBurn),
+        raw: JSON.stringify(t.raw),
+      });
+    }
+    sums.push(s);
+  }
+  return { txs, inputs, addressTxs, addressTotals: [...totals.values()], sums };
+}
