@@ -12,7 +12,13 @@ export {
   requestIdOf,
   toResponse,
 } from './api/index.js';
-export { type Shared, SharedCache, type SharedCacheOptions, type SharedLoadOptions } from './cache/index.js';
+export {
+  type Kept,
+  type Shared,
+  SharedCache,
+  type SharedCacheOptions,
+  type SharedLoadOptions,
+} from './cache/index.js';
 export {
   ErrorEnvelopeSchema,
   errorEnvelope,

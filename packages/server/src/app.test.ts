@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { type ApiAnswer, toResponse } from '@explorer/core';
+import { type ApiAnswer, type RateLimiter, toResponse } from '@explorer/core';
 import { describe, expect, it } from 'vitest';
 import { type ApiHandler, createServerApp } from './app.js';
 import { createLogger } from './logger.js';
@@ -182,5 +182,44 @@ describe('createServerApp', () => {
       meta: { requestId: expect.any(String) },
     });
     expect(lines.map((l) => JSON.parse(l).msg)).toEqual(['unhandled error', 'request']);
+  });
+
+  it('counts the answers it gives without the API against the anonymous bucket, and turns them into 429 past the limit', async () => {
+    const log = createLogger({ level: 'silent' });
+    const counted: unknown[] = [];
+    const rateLimiter: RateLimiter = {
+      consume: async (identity, address) => {
+        counted.push([identity, address]);
+        const remaining = 1 - counted.length;
+        return {
+          allowed: remaining >= 0,
+          bucket: 'anon:x',
+          limit: 1,
+          remaining: Math.max(0, remaining),
+          reset: 4_000_000_000,
+          windowSeconds: 60,
+        };
+      },
+    };
+    const app = createServerApp({ api: { handle: async () => new Response(null) }, log, rateLimiter });
+    expect(
+      (await app.request('/favicon.ico', { method: 'OPTIONS' })).headers.get('x-ratelimit-limit'),
+    ).toBeNull();
+    const first = await app.request('/favicon.ico');
+    expect(first.status).toBe(204);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('0');
+    const over = await app.request('/favicon.ico');
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(1);
+    expect(over.headers.get('x-ratelimit-limit')).toBe('1');
+    expect(await over.json()).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/rate limit exceeded/),
+      meta: { indexedTip: -1 },
+    });
+    expect(counted).toEqual([
+      [{ type: 'anonymous' }, null],
+      [{ type: 'anonymous' }, null],
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import { buildOpenApiDocument, type OpenApiDocument } from '../openapi.js';
 import type { AnyRoute, ApiConfig, Identity, RouteResult } from '../route.js';
 import type { Store } from '../store.js';
 import { type ApiAnswer, toResponse } from './answer.js';
-import { preflight } from './cors.js';
+import { corsHeaders, preflight } from './cors.js';
 import { findRoute } from './find-route.js';
 import { type Authenticator, identify, requestIdOf } from './identify.js';
 import { refusalOf } from './refusals.js';
@@ -81,24 +81,21 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
   const readTip = createTipReader(deps.store, config.tipCacheMs);
   const caches = createRouteCaches(config);
   const responses = createResponseCache(config);
+  const cors = corsHeaders(config.corsOrigin);
   let document: OpenApiDocument | null = null;
   const openapi = () => {
     document ??= buildOpenApiDocument(deps.routes, config.publicBaseUrl);
     return document;
   };
-  // What every route context holds whatever the request.
-  const fixed = {
-    store: deps.store,
-    node: deps.node ?? null,
-    config,
-    openapi,
-    rateLimiter: deps.rateLimiter ?? null,
-  };
-
   /** Counts the request (see access/rate-limit.ts) into `reply`; past the limit, throws the 429. */
-  async function rateLimit(reply: Reply, identity: Identity, clientAddress: string | null, now: number) {
-    if (!deps.rateLimiter) return;
-    const counted = await countRequest(deps.rateLimiter, identity, clientAddress, now);
+  async function rateLimit(
+    limiter: RateLimiter,
+    reply: Reply,
+    identity: Identity,
+    clientAddress: string | null,
+    now: number,
+  ) {
+    const counted = await countRequest(limiter, identity, clientAddress, now);
     reply.rateLimit = counted.state;
     if (counted.limited) throw counted.limited;
   }
@@ -113,7 +110,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     if (method === 'OPTIONS') return preflight(requestId, config.corsOrigin);
     const reply: Reply = {
       requestId,
-      corsOrigin: config.corsOrigin,
+      cors,
       head: method === 'HEAD',
       rateLimit: null,
     };
@@ -122,7 +119,8 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       const url = parseUrl(request.url);
       // Counted before routing, so every answer (404, 405 and a refused key's 401 included) counts.
       const caller = await identify(request.headers, deps.authenticate);
-      await rateLimit(reply, caller.identity, options.clientAddress ?? null, now);
+      if (deps.rateLimiter)
+        await rateLimit(deps.rateLimiter, reply, caller.identity, options.clientAddress ?? null, now);
       const refused = refusalOf(request) ?? caller.refused;
       if (refused) throw refused;
       const { route, params } = findRoute(router, url.pathname, method);
@@ -133,9 +131,26 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
         txIndexedTip: tip?.txHeight ?? -1,
       });
       const run = (): Promise<RouteResult<unknown>> => {
-        const input = validate(route, params, url.searchParams);
-        const own = { meta, tip, now, requestId, identity: caller.identity, rateLimit: reply.rateLimit };
-        return route.handler(routeContext({ ...fixed, ...input, ...own }, caches) as never);
+        const { params: p, query } = validate(route, params, url.searchParams);
+        const ctx = routeContext(
+          {
+            params: p,
+            query,
+            store: deps.store,
+            node: deps.node ?? null,
+            config,
+            meta,
+            tip,
+            identity: caller.identity,
+            rateLimit: reply.rateLimit,
+            rateLimiter: deps.rateLimiter ?? null,
+            requestId,
+            now,
+            openapi,
+          },
+          caches,
+        );
+        return route.handler(ctx as never);
       };
       if (route.raw) return rawAnswer(reply, (await run()).body);
       // The URL as sent (path and query) and the tip it is answered at name a chain-derived body.

@@ -64,6 +64,8 @@ export async function renderShared(
   produce: () => Promise<RenderedBody>,
 ): Promise<{ rendered: RenderedBody; shared: boolean }> {
   if (responses === null || key === null) return { rendered: await produce(), shared: false };
+  const kept = responses.peek(key, now);
+  if (kept) return { rendered: kept.value, shared: true };
   const { value, shared } = responses.load(key, now, produce);
   return { rendered: await value, shared };
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../errors.js';
 import { etagOf } from './conditional.js';
-import { preflight } from './cors.js';
+import { corsHeaders, preflight } from './cors.js';
 import { bodyAnswer, errorAnswer, type Reply, startMeta } from './respond.js';
 
 const reply = (over: Partial<Reply> = {}): Reply => ({
   requestId: 'req-1',
-  corsOrigin: '*',
+  cors: corsHeaders('*'),
   head: false,
   rateLimit: { bucket: 'anon:x', limit: 10, remaining: 9, reset: 99, windowSeconds: 60 },
   ...over,

@@ -5,7 +5,6 @@ import type { RateLimitState } from '../route.js';
 import type { TipInfo } from '../store.js';
 import type { ApiAnswer } from './answer.js';
 import { notModified, validators } from './conditional.js';
-import { corsHeaders } from './cors.js';
 import type { RenderedBody } from './render.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -13,7 +12,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** What every answer to one request shares: its id, CORS, HEAD (no body) and the caller's bucket once counted. */
 export interface Reply {
   requestId: string;
-  corsOrigin: string;
+  /** The CORS headers of every answer (cors.ts's corsHeaders, made once per API). */
+  cors: Readonly<Record<string, string>>;
   head: boolean;
   rateLimit: RateLimitState | null;
 }
@@ -43,7 +43,7 @@ function headersOf(
   const h: Record<string, string> = {};
   if (contentType !== null) h['content-type'] = contentType;
   h['x-request-id'] = reply.requestId;
-  Object.assign(h, corsHeaders(reply.corsOrigin));
+  for (const k in reply.cors) h[k] = reply.cors[k]!;
   if (reply.rateLimit) Object.assign(h, rateLimitHeaders(reply.rateLimit));
   for (const k in extra) h[k.toLowerCase()] = extra[k]!;
   return h;

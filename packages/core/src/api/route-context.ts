@@ -30,7 +30,10 @@ export function createRouteCaches(config: ApiConfig): RouteCaches {
 /** What a route context is made of besides its caches. */
 export type RouteContextBase = Omit<RouteContext<unknown, unknown>, 'memo' | 'memoAtTip' | 'live'>;
 
-/** A handler's context: the request's facts plus loads through the API's caches, which mark meta.cached on a hit. */
+/**
+ * Completes `base` (the request's facts, a fresh object) into a handler's context: loads through the API's
+ * caches, which mark meta.cached on a hit.
+ */
 export function routeContext(base: RouteContextBase, caches: RouteCaches): RouteContext<unknown, unknown> {
   const { meta, tip, now } = base;
   const shareAtTip = <T>(key: string, load: () => Promise<T>, quiet: boolean): Promise<T> => {
@@ -39,29 +42,28 @@ export function routeContext(base: RouteContextBase, caches: RouteCaches): Route
     if (shared && !quiet) meta.cached = true;
     return value as Promise<T>;
   };
-  return {
-    ...base,
+  return Object.assign(base, {
     async memo<T>(
       key: string,
       load: () => Promise<T>,
       isFinal: (value: NonNullable<T>) => boolean,
       opts?: { quiet?: boolean },
     ): Promise<T> {
-      const kept = caches.finals.get(key, now);
+      const kept = caches.finals.peek(key, now);
       if (kept !== undefined) {
         if (!opts?.quiet) meta.cached = true;
-        return kept as Promise<T>;
+        return kept.value as T;
       }
       // Not final (yet): shared by the requests at this tip, like chain-wide figures.
       const value = await shareAtTip(`memo:${key}`, load, opts?.quiet === true);
       if (value !== null && value !== undefined && isFinal(value)) caches.finals.set(key, value, now);
       return value;
     },
-    memoAtTip: (key, load) => shareAtTip(key, load, false),
+    memoAtTip: <T>(key: string, load: () => Promise<T>) => shareAtTip(key, load, false),
     live<T>(key: string, load: () => Promise<T>, opts?: SharedLoadOptions<T>): Promise<T> {
       const { value, shared } = caches.lives.load(key, now, load, opts as SharedLoadOptions<unknown>);
       if (shared) meta.cached = true;
       return value as Promise<T>;
     },
-  };
+  });
 }

@@ -13,6 +13,8 @@ export function createTipReader(
   const tips = new SharedCache<TipInfo>({ maxEntries: 1, ttlMs });
   let last: TipInfo | null = null;
   return async (now) => {
+    const kept = tips.peek('tip', now);
+    if (kept) return kept.value;
     try {
       last = await tips.load('tip', now, () => store.tip()).value;
     } catch {

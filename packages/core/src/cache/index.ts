@@ -1,1 +1,7 @@
-export { type Shared, SharedCache, type SharedCacheOptions, type SharedLoadOptions } from './shared-cache.js';
+export {
+  type Kept,
+  type Shared,
+  SharedCache,
+  type SharedCacheOptions,
+  type SharedLoadOptions,
+} from './shared-cache.js';

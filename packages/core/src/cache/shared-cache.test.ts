@@ -28,8 +28,11 @@ describe('SharedCache', () => {
     expect(first.shared).toBe(false);
     expect(second).toEqual({ value: first.value, shared: true });
     pending.resolve('a');
+    expect(cache.peek('k', 10)).toBeUndefined();
     expect(await second.value).toBe('a');
     expect(await cache.get('k', 999)).toBe('a');
+    expect(cache.peek('k', 999)).toEqual({ value: 'a' });
+    expect(cache.peek('k', 1_000)).toBeUndefined();
     expect(cache.get('k', 1_000)).toBeUndefined();
     // A request that started before an entry was made still shares it; a clock that jumped back further
     // than the ttl does not.

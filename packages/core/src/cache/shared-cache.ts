@@ -35,11 +35,18 @@ export interface Shared<V> {
   shared: boolean;
 }
 
+/** A settled value, boxed so that null and undefined are values too. */
+export interface Kept<V> {
+  readonly value: V;
+}
+
 interface Entry<V> {
   /** When the load that made it started (the clock of the request that asked). */
   at: number;
   ttlMs: number;
-  value: Promise<V>;
+  kept: Kept<V>;
+  /** The promise its callers were handed (settled). */
+  promise: Promise<V>;
 }
 
 /**
@@ -84,15 +91,14 @@ export class SharedCache<V> {
     return this.settled?.calculatedSize ?? 0;
   }
 
+  /** The settled value under `key` while fresh at `now` (marked recently used), without waiting on a promise. */
+  peek(key: string, now: number): Kept<V> | undefined {
+    return this.fresh(key, now)?.kept;
+  }
+
   /** The value under `key`, in flight or fresh at `now` (marked recently used); undefined otherwise. */
   get(key: string, now: number): Promise<V> | undefined {
-    const flying = this.inFlight.get(key);
-    if (flying) return flying;
-    const entry = this.settled?.get(key);
-    if (entry === undefined) return undefined;
-    if (this.fresh(entry, now)) return entry.value;
-    this.settled!.delete(key);
-    return undefined;
+    return this.inFlight.get(key) ?? this.fresh(key, now)?.promise;
   }
 
   /**
@@ -111,7 +117,8 @@ export class SharedCache<V> {
       (v) => {
         if (this.inFlight.get(key) !== value) return;
         this.inFlight.delete(key);
-        if (!opts.keep || opts.keep(v)) this.keep(key, { at: now, ttlMs, value }, v);
+        if (!opts.keep || opts.keep(v))
+          this.keep(key, { at: now, ttlMs, kept: { value: v }, promise: value });
       },
       () => {
         if (this.inFlight.get(key) === value) this.inFlight.delete(key);
@@ -122,20 +129,21 @@ export class SharedCache<V> {
 
   /** Keeps a value known already (shared like a settled load started at `now`). */
   set(key: string, value: V, now: number): void {
-    if (this.enabled) this.keep(key, { at: now, ttlMs: this.ttlMs, value: Promise.resolve(value) }, value);
+    if (this.enabled)
+      this.keep(key, { at: now, ttlMs: this.ttlMs, kept: { value }, promise: Promise.resolve(value) });
   }
 
-  private keep(key: string, entry: Entry<V>, value: V): void {
+  private keep(key: string, entry: Entry<V>): void {
     // lru-cache wants a positive integer size; one byte stands for anything smaller.
-    this.settled!.set(key, entry, { size: Math.max(1, Math.ceil(this.sizeOf(value, key))) });
+    this.settled!.set(key, entry, { size: Math.max(1, Math.ceil(this.sizeOf(entry.kept.value, key))) });
   }
 
-  /**
-   * Within its ttl of its start either way: `now` is when the asking request started, which may be before a
-   * value a later request loaded.
-   */
-  private fresh(entry: Entry<V>, now: number): boolean {
-    return Math.abs(now - entry.at) < entry.ttlMs;
+  /** The settled entry under `key` while fresh at `now`, marked recently used; an expired one is dropped. */
+  private fresh(key: string, now: number): Entry<V> | undefined {
+    const entry = this.settled?.get(key);
+    if (entry === undefined || isFresh(entry, now)) return entry;
+    this.settled!.delete(key);
+    return undefined;
   }
 
   /** Drops expired values from the least recently used end, up to the first fresh one. */
@@ -143,9 +151,17 @@ export class SharedCache<V> {
     if (this.settled === null) return;
     const expired: string[] = [];
     for (const [key, entry] of this.settled.rentries() as Generator<[string, Entry<V>]>) {
-      if (this.fresh(entry, now)) break;
+      if (isFresh(entry, now)) break;
       expired.push(key);
     }
     for (const key of expired) this.settled.delete(key);
   }
+}
+
+/**
+ * Within its ttl of its start either way: `now` is when the asking request started, which may be before a
+ * value a later request loaded.
+ */
+function isFresh(entry: Entry<unknown>, now: number): boolean {
+  return Math.abs(now - entry.at) < entry.ttlMs;
 }

@@ -1,7 +1,13 @@
 import { ANONYMOUS, countRequest, type RateLimitedError, type RateLimiter } from '@explorer/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { requestIdOf, serverErrorBody } from '../server-envelope.js';
-import { amendResponse, headerOf, replaceResponse } from './response-parts.js';
+import {
+  amendResponse,
+  headerOf,
+  type ResponseParts,
+  replaceResponse,
+  respondWith,
+} from './response-parts.js';
 
 /** Options of the rate-limit completion. */
 export interface RateLimitHeadersOptions {
@@ -26,13 +32,13 @@ export function rateLimitHeaders(opts: RateLimitHeadersOptions): MiddlewareHandl
     await next();
     if (c.req.method === 'OPTIONS' || headerOf(c, 'x-ratelimit-limit') !== null) return;
     const { headers, limited } = await countRequest(opts.limiter, ANONYMOUS, opts.clientAddress(c), clock());
-    if (limited) replaceResponse(c, refusal(c, limited));
+    if (limited) replaceResponse(c, respondWith(c, refusal(c, limited)));
     amendResponse(c, headers);
   };
 }
 
 /** The 429 that replaces an answer past the limit: the server's envelope, with the answer's id and CORS headers. */
-function refusal(c: Context, limited: RateLimitedError): Response {
+function refusal(c: Context, limited: RateLimitedError): ResponseParts {
   const requestId = headerOf(c, 'x-request-id') ?? requestIdOf(c.req.raw.headers);
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
@@ -45,5 +51,5 @@ function refusal(c: Context, limited: RateLimitedError): Response {
     if (value !== null) headers[name] = value;
   }
   const body = c.req.method === 'HEAD' ? null : serverErrorBody(requestId, limited.message);
-  return new Response(body, { status: 429, headers });
+  return { status: 429, headers, body };
 }
