@@ -6,11 +6,9 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   resolve: {
-    // Tests read each workspace package from its source, so they need no build step.
-    alias: [
-      { find: /^@explorer\/([a-z-]+)\/([a-z-]+)$/, replacement: `${root}packages/$1/src/$2.ts` },
-      { find: /^@explorer\/([a-z-]+)$/, replacement: `${root}packages/$1/src/index.ts` },
-    ],
+    // Tests read each workspace package from its source, so they need no build step (the examples are
+    // resolved as they declare themselves).
+    alias: [{ find: /^@explorer\/(?!example-)([a-z-]+)$/, replacement: `${root}packages/$1/src/index.ts` }],
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/**/*.test.ts'],

@@ -6,9 +6,12 @@ import { fileURLToPath } from 'node:url';
 /** The repository's root directory. */
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** The workspace packages under packages/ (directory names). */
+/** The workspace packages under packages/ that are built (directory names); private test packages are not. */
 export const packageDirs = () =>
-  readdirSync(join(root, 'packages')).filter((d) => existsSync(join(root, 'packages', d, 'package.json')));
+  readdirSync(join(root, 'packages')).filter((d) => {
+    const manifest = join(root, 'packages', d, 'package.json');
+    return existsSync(manifest) && Boolean(JSON.parse(readFileSync(manifest, 'utf8')).scripts?.build);
+  });
 
 /** The files a package's package.json promises from dist/: main, types, bin, and every export condition. */
 export function promised(pkg) {

@@ -4,20 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
+import { createExampleServer, type ExampleServer } from '@explorer/example-embed-node-http';
+import { CHROMIUM_ARGS, chromiumPath } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainFixture, createChainFixture } from '../../packages/server/src/contract/fixture.js';
-import { createExampleServer, type ExampleServer } from '../embed-node-http/server.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const realDist = join(here, '../../packages/client/dist');
-const chromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-  (p) => p && existsSync(p),
-);
 const realClientBuilt =
   existsSync(join(realDist, 'index.js')) &&
   /\bcreateExplorerClient\b/.test(readFileSync(join(realDist, 'index.js'), 'utf8'));
 
-if (!chromium) console.info('browser-dapp (browser): skipped, no Chromium found (set CHROMIUM_PATH)');
+if (!chromiumPath) console.info('browser-dapp (browser): skipped, no Chromium found (set CHROMIUM_PATH)');
 if (!realClientBuilt)
   console.info('browser-dapp (browser): real SDK check skipped, packages/client/dist is not built yet');
 
@@ -55,7 +53,7 @@ async function renderedPage(chromiumPath: string, url: string): Promise<string> 
     chromiumPath,
     // Virtual time the page may use before the DOM is dumped; network fetches pause it, so a large budget
     // costs little real time and leaves the page ample room on a loaded machine.
-    ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=30000', '--dump-dom', url],
+    [...CHROMIUM_ARGS, '--virtual-time-budget=30000', '--dump-dom', url],
     { timeout: 150_000, maxBuffer: 10_000_000 },
   );
   return stdout;
@@ -111,7 +109,7 @@ describe('browser-dapp serve.mjs', () => {
   });
 });
 
-describe.skipIf(!chromium)('browser-dapp in headless Chromium (browser)', () => {
+describe.skipIf(!chromiumPath)('browser-dapp in headless Chromium (browser)', () => {
   let f: ChainFixture;
   let api: ExampleServer;
   let apiUrl: string;
@@ -129,7 +127,7 @@ describe.skipIf(!chromium)('browser-dapp in headless Chromium (browser)', () => 
   async function check(clientDist: string) {
     const served = await startServe(clientDist);
     try {
-      const dom = await renderedPage(chromium!, `${served.url}/?api=${encodeURIComponent(apiUrl)}`);
+      const dom = await renderedPage(chromiumPath!, `${served.url}/?api=${encodeURIComponent(apiUrl)}`);
       // The page called the API across origins and rendered the status line and ten rows.
       expect(dom).toContain(`indexed tip ${f.devnet.height()}`);
       expect(dom.match(/<td class="hash">/g)).toHaveLength(10);

@@ -1,5 +1,5 @@
+import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainFixture, createChainFixture } from '../../packages/server/src/contract/fixture.js';
 import { createExampleServer, type ExampleServer } from './server.js';
 
 describe('embed-express example', () => {

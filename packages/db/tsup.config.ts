@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing.ts'],
+  entry: ['src/index.ts'],
   format: ['esm'],
   // Declarations are for publishing; the README's start and test commands skip them to start faster.
   dts: process.env.EXPLORER_SKIP_DTS !== '1',

@@ -3,10 +3,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
+import { createDemoProvider, createMarketRefresher } from '@explorer/indexer';
+import { serveFetch, type TestServer } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoProvider, createMarketRefresher } from '../../indexer/src/index.js';
-import { type ChainFixture, createChainFixture } from '../../server/src/contract/fixture.js';
-import { type LocalServer, serveFetch, serveSlowList } from './test-support/serve.js';
+import { serveSlowList } from './test-support/serve.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = join(root, 'packages/cli/dist/bin.js');
@@ -67,7 +68,7 @@ const lines = (text: string) => text.split('\n').filter((l) => l.length > 0);
 
 describe.skipIf(buildError !== null)('explorer bin against the contract fixture (pglite)', () => {
   let f: ChainFixture;
-  let server: LocalServer;
+  let server: TestServer;
   let url: string;
   const cli = (...args: string[]) => run(args, { baseUrl: url });
   /** The API's own answer without ok/meta. */
@@ -299,7 +300,7 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
 });
 
 describe.skipIf(buildError !== null)('explorer bin, interrupted', () => {
-  let slow: LocalServer;
+  let slow: TestServer;
   beforeAll(async () => {
     slow = await serveSlowList(300);
   });

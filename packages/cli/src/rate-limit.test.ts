@@ -1,10 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLogger, createRuntime, loadConfig, type Runtime } from '@explorer/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/src/config.js';
-import { createLogger } from '../../server/src/logger.js';
-import { createRuntime, type Runtime } from '../../server/src/runtime.js';
 import type { CliIo } from './context.js';
 import { runCli } from './program.js';
 

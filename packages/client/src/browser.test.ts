@@ -1,16 +1,14 @@
-import { existsSync } from 'node:fs';
+import { type ServedFixture, serveChainFixture } from '@explorer/chain-fixture';
+import { CHROMIUM_ARGS, chromiumPath } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleClient } from './test-support/bundle.js';
-import { type ServedFixture, serveChainFixture } from './test-support/fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`browser.test: skipped, no Chromium at ${CHROMIUM}`);
+if (!chromiumPath) console.log('browser.test: skipped, no Chromium found (set CHROMIUM_PATH)');
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>client</title>
 <script type="module">import * as explorer from '/client.js'; window.explorer = explorer; window.ready = true;</script>`;
 
-describe.skipIf(!hasChromium)('@explorer/client in Chromium', () => {
+describe.skipIf(!chromiumPath)('@explorer/client in Chromium', () => {
   let served: ServedFixture;
   let browser: import('playwright-core').Browser;
 
@@ -26,15 +24,8 @@ describe.skipIf(!hasChromium)('@explorer/client in Chromium', () => {
     });
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
+      executablePath: chromiumPath,
+      args: [...CHROMIUM_ARGS, '--disable-component-update', '--no-first-run'],
     });
   });
 

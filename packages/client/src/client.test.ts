@@ -1,12 +1,12 @@
+import { type ServedFixture, serveChainFixture } from '@explorer/chain-fixture';
 import type { HandlerOutput, Pagination, RouteOf } from '@explorer/core';
+import { createResponseValidator } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { createResponseValidator } from '../../server/src/contract/openapi-validator.js';
 import { createExplorerClient } from './client.js';
 import { ExplorerApiError } from './errors/api-error.js';
 import { ExplorerError } from './errors/explorer-error.js';
 import { ExplorerValidationError } from './errors/validation-error.js';
 import type { ExplorerClient } from './explorer-client.js';
-import { type ServedFixture, serveChainFixture } from './test-support/fixture.js';
 import type { ItemOf, ResponseOf } from './types.js';
 
 let served: ServedFixture;

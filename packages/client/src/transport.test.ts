@@ -1,9 +1,9 @@
+import { listen, type TestServer } from '@explorer/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExplorerClient } from './client.js';
 import { ExplorerApiError } from './errors/api-error.js';
 import { ExplorerNetworkError } from './errors/network-error.js';
 import { ExplorerTimeoutError } from './errors/timeout-error.js';
-import { listen, type TestServer } from './test-support/http.js';
 import { buildUrl } from './transport.js';
 
 const ok = (extra: object = {}) =>

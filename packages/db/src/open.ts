@@ -11,7 +11,7 @@ export interface DatabaseConfig {
   url?: string;
   /** Data directory of the embedded database (default ./.explorer); `memory://` keeps it in memory. */
   dataDir?: string;
-  /** Schema to use (search_path). */
+  /** Schema to use (search_path); created when missing, as migrations run (a plain lower-case name). */
   schema?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
@@ -57,6 +57,8 @@ export async function openDatabase(config: DatabaseConfig = {}): Promise<Sql> {
   }
   if (config.migrate !== false) {
     try {
+      if (config.schema)
+        await sql.exec(`CREATE SCHEMA IF NOT EXISTS ${schemaName(config.schema)}`, 'schema.create');
       await migrate(sql);
     } catch (err) {
       await sql.close().catch(() => {});
@@ -64,6 +66,13 @@ export async function openDatabase(config: DatabaseConfig = {}): Promise<Sql> {
     }
   }
   return sql;
+}
+
+/** A schema name as PostgreSQL folds it unquoted (search_path names it that way); anything else is refused. */
+function schemaName(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name))
+    throw new Error(`schema "${name}" must be a plain lower-case name (letters, digits, underscores)`);
+  return name;
 }
 
 async function connect(config: DatabaseConfig): Promise<Sql> {

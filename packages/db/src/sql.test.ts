@@ -1,23 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import type { Migration } from './migrations/index.js';
 import { DatabaseError } from './sql.js';
-import { openTestDatabase, pgSkipReason, type TestDatabase, testDrivers } from './testing.js';
+import { drivers, useDatabase } from './test-support/database.js';
 
-const reason = pgSkipReason();
-if (reason) console.log(`[db] ${reason}`);
-
-describe.each(testDrivers())('Sql on %s', (driver) => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await openTestDatabase(driver);
-  });
-  afterAll(async () => {
-    await db?.drop();
-  });
+describe.each(drivers)('Sql on %s', (driver) => {
+  const sql = useDatabase(driver);
 
   it('normalises result types the same way on both drivers', async () => {
-    const [row] = await db.sql.query(
+    const [row] = await sql().query(
       `SELECT 12::int8 AS i8, 7::int4 AS i4, (2^40)::int8 AS big, sum(x)::numeric AS total,
               '\\x0102ff'::bytea AS bytes, 1.5::float8 AS f, '{"a":[1,2]}'::json AS j, true AS b, NULL::text AS n
        FROM (VALUES (9007199254740991::int8), (10::int8)) t(x)`,
@@ -36,11 +27,11 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
   });
 
   it('reads an int8 past 2^53 exactly, as a bigint, and writes bigints through both bulk paths', async () => {
-    expect(await db.sql.query('SELECT 9007199254740993::int8 AS x, 42::int8 AS y')).toEqual([
+    expect(await sql().query('SELECT 9007199254740993::int8 AS x, 42::int8 AS y')).toEqual([
       { x: 9007199254740993n, y: 42 },
     ]);
     const big = 210_000_000_000_000_000n;
-    const rows = await db.sql.query<{ v: string }>(
+    const rows = await sql().query<{ v: string }>(
       'SELECT (v + 1)::text AS v FROM unnest($1::int8[]) AS t(v)',
       [[big, 1n]],
     );
@@ -48,7 +39,7 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
   });
 
   it('passes array parameters for bulk statements', async () => {
-    const rows = await db.sql.query<{ a: string; b: number }>(
+    const rows = await sql().query<{ a: string; b: number }>(
       'SELECT * FROM unnest($1::text[], $2::int8[]) AS t(a, b) ORDER BY b',
       [
         ['x', 'y'],
@@ -62,41 +53,41 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
   });
 
   it('commits a transaction and rolls back a failed one', async () => {
-    await db.sql.exec('CREATE TABLE tx_probe (v int PRIMARY KEY)');
-    await db.sql.transaction(async (tx) => {
+    await sql().exec('CREATE TABLE tx_probe (v int PRIMARY KEY)');
+    await sql().transaction(async (tx) => {
       await tx.query('INSERT INTO tx_probe VALUES (1)');
       await tx.transaction((inner) => inner.query('INSERT INTO tx_probe VALUES (2)'));
     });
     await expect(
-      db.sql.transaction(async (tx) => {
+      sql().transaction(async (tx) => {
         await tx.query('INSERT INTO tx_probe VALUES (3)');
         await tx.query('INSERT INTO tx_probe VALUES (1)', [], 'probe.duplicate');
       }),
     ).rejects.toThrow(DatabaseError);
-    const rows = await db.sql.query<{ v: number }>('SELECT v FROM tx_probe ORDER BY v');
+    const rows = await sql().query<{ v: number }>('SELECT v FROM tx_probe ORDER BY v');
     expect(rows.map((r) => r.v)).toEqual([1, 2]);
   });
 
   it("passes the caller's own error out of a transaction unchanged, after rolling back", async () => {
     class Refused extends Error {}
-    await db.sql.exec('CREATE TABLE tx_probe2 (v int PRIMARY KEY)');
-    const err = await db.sql
+    await sql().exec('CREATE TABLE tx_probe2 (v int PRIMARY KEY)');
+    const err = await sql()
       .transaction(async (tx) => {
         await tx.query('INSERT INTO tx_probe2 VALUES (1)');
         throw new Refused('no');
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Refused);
-    expect(await db.sql.query('SELECT v FROM tx_probe2')).toEqual([]);
+    expect(await sql().query('SELECT v FROM tx_probe2')).toEqual([]);
   });
 
   it('appends rows with COPY where the driver offers it, escaping what COPY text needs', async () => {
-    await db.sql.exec('CREATE TABLE copy_probe (id int4, s text, j json, b bool, f float8, n int8)');
+    await sql().exec('CREATE TABLE copy_probe (id int4, s text, j json, b bool, f float8, n int8)');
     const rows = [
       [1, 'tab\there\nnew\\line\r', '{"a":"x\\ty"}', true, 1.5, 2 ** 52],
       [2, null, null, false, Number.POSITIVE_INFINITY, -1],
     ];
-    await db.sql.transaction(async (tx) => {
+    await sql().transaction(async (tx) => {
       if (tx.copyRows) await tx.copyRows('copy_probe', ['id', 's', 'j', 'b', 'f', 'n'], rows, 'probe.copy');
       else
         await tx.query(
@@ -104,15 +95,17 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
           [0, 1, 2, 3, 4, 5].map((i) => rows.map((r) => r[i])),
         );
     });
-    expect(await db.sql.query('SELECT * FROM copy_probe ORDER BY id')).toEqual([
+    expect(await sql().query('SELECT * FROM copy_probe ORDER BY id')).toEqual([
       { id: 1, s: 'tab\there\nnew\\line\r', j: { a: 'x\ty' }, b: true, f: 1.5, n: 2 ** 52 },
       { id: 2, s: null, j: null, b: false, f: Number.POSITIVE_INFINITY, n: -1 },
     ]);
-    if (driver === 'pg') expect(db.sql.copyRows).toBeTypeOf('function');
+    if (driver === 'pg') expect(sql().copyRows).toBeTypeOf('function');
   });
 
   it('names the query and keeps the SQLSTATE in errors', async () => {
-    const err = await db.sql.query('SELECT * FROM no_such_table', [], 'probe.missing').catch((e) => e);
+    const err = await sql()
+      .query('SELECT * FROM no_such_table', [], 'probe.missing')
+      .catch((e) => e);
     expect(err).toBeInstanceOf(DatabaseError);
     expect(err.queryName).toBe('probe.missing');
     expect(err.code).toBe('42P01');
@@ -120,10 +113,10 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
   });
 
   it('applies migrations once and records them', async () => {
-    const again = await migrate(db.sql);
+    const again = await migrate(sql());
     expect(again.applied).toEqual([]);
     expect(again.current).toBeGreaterThanOrEqual(1);
-    const tables = await db.sql.query<{ t: string }>(
+    const tables = await sql().query<{ t: string }>(
       `SELECT table_name AS t FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`,
     );
     expect(tables.map((r) => r.t)).toEqual(
@@ -144,10 +137,10 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
       { version: 9001, name: 'ok', sql: 'CREATE TABLE m_ok (x int)' },
       { version: 9002, name: 'broken', sql: 'CREATE TABLE m_half (x int); SELECT no_such_function()' },
     ];
-    await expect(migrate(db.sql, broken)).rejects.toThrow(/migration\.9002\.broken/);
-    const [half] = await db.sql.query(`SELECT to_regclass('m_half') AS r`);
+    await expect(migrate(sql(), broken)).rejects.toThrow(/migration\.9002\.broken/);
+    const [half] = await sql().query(`SELECT to_regclass('m_half') AS r`);
     expect(half?.r).toBeNull();
-    const recorded = await db.sql.query<{ version: number }>(
+    const recorded = await sql().query<{ version: number }>(
       'SELECT version FROM schema_migrations WHERE version > 9000 ORDER BY 1',
     );
     expect(recorded.map((r) => r.version)).toEqual([9001]);
@@ -155,9 +148,9 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
 
   it('serves keyset and prefix queries from indexes', async () => {
     const plan = async (q: string, params: unknown[]) => {
-      await db.sql.query('SET enable_seqscan = off');
-      const rows = await db.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q}`, params);
-      await db.sql.query('SET enable_seqscan = on');
+      await sql().query('SET enable_seqscan = off');
+      const rows = await sql().query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q}`, params);
+      await sql().query('SET enable_seqscan = on');
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     };
     expect(await plan(`SELECT txid FROM txs WHERE txid LIKE $1 ORDER BY txid LIMIT 10`, ['ab%'])).toMatch(
@@ -173,7 +166,7 @@ describe.each(testDrivers())('Sql on %s', (driver) => {
   });
 });
 
-describe.skipIf(reason !== null)('prepared statements on PostgreSQL', () => {
+describe.skipIf(!drivers.includes('pg'))('prepared statements on PostgreSQL', () => {
   const probe = 'SELECT $1::int4 + 1 AS n /* prepared-probe */';
   const prepared = (tx: import('./sql.js').Sql) =>
     tx.query<{ n: number }>(
@@ -207,7 +200,7 @@ describe.skipIf(reason !== null)('prepared statements on PostgreSQL', () => {
   });
 });
 
-describe.skipIf(reason !== null)('the writer lock on PostgreSQL', () => {
+describe.skipIf(!drivers.includes('pg'))('the writer lock on PostgreSQL', () => {
   it('knows it is gone when the server ends its connection, and says so inside a transaction too', async () => {
     const { createPgSql } = await import('./drivers/pg.js');
     const sql = createPgSql({ connectionString: process.env.TEST_DATABASE_URL!, max: 3 });

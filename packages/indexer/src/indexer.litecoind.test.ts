@@ -1,5 +1,5 @@
 import { canonicalDump, checkInvariants, type Sql } from '@explorer/db';
-import { openTestDatabase, type TestDatabase, testDrivers } from '@explorer/db/testing';
+import { openTestDatabase, type TestDatabase, testDrivers } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from './indexer.js';
 import { createNodeClient } from './node-client.js';

@@ -1,6 +1,6 @@
 import { canonicalDump, checkInvariants, readIndexerState } from '@explorer/db';
-import { openTestDatabase, pgSkipReason, type TestDatabase, testDrivers } from '@explorer/db/testing';
 import { createDevnet, type Devnet } from '@explorer/devnet';
+import { openTestDatabase, pgSkipReason, type TestDatabase, testDrivers } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from './indexer.js';
 import { createNodeClient, type NodeClient } from './node-client.js';

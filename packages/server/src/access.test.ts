@@ -1,6 +1,6 @@
 import { generateApiKey } from '@explorer/core';
 import { findApiKey, insertApiKey, revokeApiKey } from '@explorer/db';
-import { openTestDatabase, type TestDatabase } from '@explorer/db/testing';
+import { openTestDatabase, type TestDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccess } from './access.js';
 import { loadConfig } from './config.js';

@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
+import { type ChainFixture, createChainFixture, directChainNode } from '@explorer/chain-fixture';
 import { createExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
+import { createResponseValidator, type ResponseValidator } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServerApp } from './app.js';
 import { attachClientErrorHandler } from './client-errors.js';
-import { type ChainFixture, createChainFixture, directChainNode } from './contract/fixture.js';
-import { createResponseValidator, type ResponseValidator } from './contract/openapi-validator.js';
 import { createLogger } from './logger.js';
 import { createRateLimiter } from './rate-limit/index.js';
 import { serveApp } from './test-support/serve-app.js';

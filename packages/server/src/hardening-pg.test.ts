@@ -1,5 +1,5 @@
 import { createSqlStore, openDatabase, type Sql } from '@explorer/db';
-import { openTestDatabase, pgSkipReason, type TestDatabase } from '@explorer/db/testing';
+import { openTestDatabase, pgSkipReason, type TestDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter } from './rate-limit/index.js';
 import { captureLog } from './test-support/log-capture.js';

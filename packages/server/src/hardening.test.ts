@@ -1,11 +1,11 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { type ChainFixture, createChainFixture, directChainNode } from '@explorer/chain-fixture';
 import { canonicalDump, createSqlStore } from '@explorer/db';
 import { createDemoProvider, createMarketRefresher } from '@explorer/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccess } from './access.js';
 import { loadConfig } from './config.js';
-import { type ChainFixture, createChainFixture, directChainNode } from './contract/fixture.js';
 import { captureLog } from './test-support/log-capture.js';
 import { serveExplorer } from './test-support/serve-app.js';
 

@@ -32,12 +32,13 @@ interface Manifest {
   peerDependencies?: Record<string, string>;
 }
 
-const packages = readdirSync(join(root, 'packages'))
-  .map((dir) => ({
-    dir,
-    ...(JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as Manifest),
-  }))
-  .filter((p) => !p.private);
+const workspace = readdirSync(join(root, 'packages')).map((dir) => ({
+  dir,
+  ...(JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as Manifest),
+}));
+const packages = workspace.filter((p) => !p.private);
+/** The workspace's test packages (@explorer/testing, @explorer/chain-fixture): never published, never depended on. */
+const testPackages = workspace.filter((p) => p.private).map((p) => p.name);
 const version = packages[0]!.version;
 const tarball = (name: string) => `${name.replace('@', '').replace('/', '-')}-${version}.tgz`;
 
@@ -148,6 +149,7 @@ describe('the packed packages, installed with npm alone', () => {
   });
 
   it('packs what each manifest promises, with workspace: specs turned into the version', async () => {
+    expect(testPackages.sort()).toEqual(['@explorer/chain-fixture', '@explorer/testing']);
     for (const p of packages) {
       const file = join(tarballs, tarball(p.name));
       const { stdout: list } = await run('tar', ['-tzf', file]);
@@ -169,6 +171,7 @@ describe('the packed packages, installed with npm alone', () => {
       });
       expect(stdout, p.name).not.toContain('workspace:');
       for (const [dep, spec] of Object.entries({ ...m.dependencies, ...m.peerDependencies })) {
+        expect(testPackages, `${p.name} → ${dep}`).not.toContain(dep);
         if (dep.startsWith('@explorer/'))
           expect(spec, `${p.name} → ${dep}`).toMatch(new RegExp(`^\\^?${version}$`));
       }

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHROMIUM_ARGS, chromiumPath } from '@explorer/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createRuntime, type Runtime } from './runtime.js';
-import { CHROMIUM_ARGS, chromiumPath } from './test-support/chromium.js';
 import { SERVER_VERSION } from './version.js';
 
 const hasChromium = chromiumPath !== undefined;

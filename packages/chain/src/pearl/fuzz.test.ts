@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { pearlVectors } from '@explorer/testing';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DecodeError } from '../bytes/reader.js';
@@ -13,7 +13,7 @@ import { decodeDensePublicData } from './public-data.js';
 // exception, never a hang), and whatever decodes re-encodes to exactly the bytes it came from, so no field was
 // read past its end or made up.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
-const V = JSON.parse(readFileSync(new URL('../../test-vectors/pearl.json', import.meta.url), 'utf8'));
+const V = pearlVectors;
 const hex = (h: string) => Buffer.from(h, 'hex');
 
 type Op =

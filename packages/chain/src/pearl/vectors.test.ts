@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { pearlVectors } from '@explorer/testing';
 import { describe, expect, it } from 'vitest';
 import { decodeSegwitAddress } from '../address.js';
 import { ByteReader, DecodeError } from '../bytes/reader.js';
@@ -26,7 +26,7 @@ import { renderPearlBlock, renderPearlHeader, renderPearlTx } from './render.js'
 import { pearlAddressScript, pearlScriptAddress, pearlScriptType } from './script.js';
 
 // Golden vectors from Pearl's own sources (each entry names its file and commit).
-const V = JSON.parse(readFileSync(new URL('../../test-vectors/pearl.json', import.meta.url), 'utf8'));
+const V = pearlVectors;
 const bytes = (h: string) => Buffer.from(h, 'hex');
 const internal = (display: string) => fromDisplayHex(display).toString('hex');
 const expectDecodeError = (fn: () => unknown, message: RegExp) => {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePearlBlock, PEARL_NETWORKS, pearlSubsidy } from '@explorer/chain';
 import { checkInvariants, readIndexerState } from '@explorer/db';
-import { openTestDatabase } from '@explorer/db/testing';
 import { createDevnet, type Devnet } from '@explorer/devnet';
+import { openTestDatabase, pearlVectors } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from '../indexer.js';
 import type { Logger } from '../log.js';
@@ -14,9 +14,7 @@ import { createDefinitions, parseLabels, parsePools } from '../pools.js';
 import { defaultRpcPort, detectChain } from './detect.js';
 import { ChainProfileError } from './profile.js';
 
-const VECTORS = JSON.parse(
-  readFileSync(new URL('../../../chain/test-vectors/pearl.json', import.meta.url), 'utf8'),
-);
+const VECTORS = pearlVectors;
 
 const definitionsOf = (d: Devnet) =>
   createDefinitions(parsePools(d.definitions().pools), parseLabels(d.definitions().labels));

@@ -1,5 +1,5 @@
 import { checkInvariants, readIndexerState } from '@explorer/db';
-import { openTestDatabase, type TestDatabase, testDrivers } from '@explorer/db/testing';
+import { openTestDatabase, type TestDatabase, testDrivers } from '@explorer/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDefinitions } from '../pools.js';
 import { applyBlocks, IngestState, writePrepared } from './apply.js';

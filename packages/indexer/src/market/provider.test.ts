@@ -1,5 +1,5 @@
+import { type FakeMarketProvider, startFakeMarketProvider } from '@explorer/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeMarketProvider, startFakeMarketProvider } from '../test-support/fake-market-provider.js';
 import { MarketProviderError, parseRetryAfter } from './errors.js';
 import { createCoinGeckoProvider, type MarketProvider } from './provider.js';
 

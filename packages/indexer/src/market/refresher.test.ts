@@ -1,6 +1,6 @@
 import type { Sql } from '@explorer/db';
 import { readMarketHealth, selectMarketSnapshotStats } from '@explorer/db';
-import { openTestDatabase, type TestDatabase } from '@explorer/db/testing';
+import { openTestDatabase, type TestDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDemoProvider } from './demo-provider.js';
 import { MarketProviderError } from './errors.js';

@@ -1,9 +1,13 @@
 import { encodeSegwitAddress } from '@explorer/chain';
+import { type ChainFixture, createChainFixture, nodeBlockTxs } from '@explorer/chain-fixture';
 import { ApiError, createHandlers } from '@explorer/core';
-import { pgSkipReason, testDrivers } from '@explorer/db/testing';
+import {
+  createResponseValidator,
+  pgSkipReason,
+  type ResponseValidator,
+  testDrivers,
+} from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { type ChainFixture, createChainFixture, nodeBlockTxs } from './fixture.js';
-import { createResponseValidator, type ResponseValidator } from './openapi-validator.js';
 
 const skip = pgSkipReason();
 if (skip) console.log(`[contract] ${skip}`);

@@ -7,9 +7,9 @@ import {
   PEARL_EMISSION_FORMULA,
   PEARL_TOTAL_SUPPLY,
 } from '@explorer/chain';
+import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
 import { checkInvariants } from '@explorer/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainFixture, createChainFixture } from './fixture.js';
 
 /** Coins as JSON-RPC prints them → base units, exactly as the indexer reads them. */
 const units = (coins: number) => BigInt(Math.round(coins * 1e8));

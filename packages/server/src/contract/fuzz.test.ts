@@ -1,8 +1,8 @@
+import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
 import { createDemoProvider, createMarketRefresher } from '@explorer/indexer';
+import { createResponseValidator, type ResponseValidator } from '@explorer/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChainFixture, createChainFixture } from './fixture.js';
-import { createResponseValidator, type ResponseValidator } from './openapi-validator.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 

@@ -1,3 +1,4 @@
+import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
 import { createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
 import {
@@ -6,13 +7,13 @@ import {
   createMarketRefresher,
   type MarketRefresher,
 } from '@explorer/indexer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createResponseValidator,
   type FakeMarketProvider,
+  type ResponseValidator,
   startFakeMarketProvider,
-} from '../../../indexer/src/test-support/fake-market-provider.js';
-import { type ChainFixture, createChainFixture } from './fixture.js';
-import { createResponseValidator, type ResponseValidator } from './openapi-validator.js';
+} from '@explorer/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const COIN = 'testcoin';
 const INTERVAL = 60_000;

@@ -4,6 +4,12 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import {
+  type ChainFixture,
+  createChainFixture,
+  directChainNode,
+  nodeBlockTxs,
+} from '@explorer/chain-fixture';
 import { createExplorerApi, UnauthorizedError, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
 import { createDemoProvider, createMarketRefresher } from '@explorer/indexer';
@@ -12,7 +18,6 @@ import { createServerApp } from '../app.js';
 import { createLogger } from '../logger.js';
 import { createRateLimiter } from '../rate-limit/index.js';
 import { serveApp } from '../test-support/serve-app.js';
-import { type ChainFixture, createChainFixture, directChainNode, nodeBlockTxs } from './fixture.js';
 
 // Prism (Stoplight's validating proxy) checks every request and answer against the document on its own:
 // a third party's reading of our OpenAPI document, not ours.

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalDump, checkInvariants, openDatabase, readIndexerState, type Sql } from '@explorer/db';
-import { openTestDatabase, pgSkipReason } from '@explorer/db/testing';
 import { createDevnet, type Devnet } from '@explorer/devnet';
 import {
   createDefinitions,
@@ -12,8 +11,9 @@ import {
   parseLabels,
   parsePools,
 } from '@explorer/indexer';
+import { openTestDatabase, pgSkipReason, scratchDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Started, scratchDatabase, startProcess } from '../test-support/processes.js';
+import { type Started, startProcess } from '../test-support/processes.js';
 
 // Losing PostgreSQL connections must never end the process: not an idle one, not one in the middle of a
 // COPY, not the one holding the writer lock, not all of them while the database refuses new ones. The

@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pgSkipReason } from '@explorer/db/testing';
+import { pgSkipReason, scratchDatabase } from '@explorer/testing';
 import autocannon from 'autocannon';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scratchDatabase, startProcess } from '../test-support/processes.js';
+import { startProcess } from '../test-support/processes.js';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 64);

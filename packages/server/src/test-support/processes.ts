@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createPgSql } from '@explorer/db';
 
 /** A started child process, its first stdout match, and everything it printed so far. */
 export interface Started {
@@ -72,30 +71,4 @@ export function stopProcess(proc: ChildProcess | undefined): Promise<number | nu
     proc.once('exit', (code) => resolve(code));
     proc.kill('SIGTERM');
   });
-}
-
-/**
- * A PostgreSQL database of its own next to `baseUrl`'s, so a server process runs exactly as deployed; drop()
- * removes it, connections and all.
- * @example const db = await scratchDatabase(process.env.TEST_DATABASE_URL!, 'load'); db.url; await db.drop()
- */
-export async function scratchDatabase(
-  baseUrl: string,
-  purpose: string,
-): Promise<{ url: string; name: string; admin: ReturnType<typeof createPgSql>; drop(): Promise<void> }> {
-  const name = `explorer_${purpose}_${process.pid}`;
-  const admin = createPgSql({ connectionString: baseUrl, max: 2 });
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    name,
-    admin,
-    async drop() {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
 }

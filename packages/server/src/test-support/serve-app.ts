@@ -2,19 +2,15 @@ import type { AddressInfo } from 'node:net';
 import {
   type Authenticator,
   createExplorerApi,
+  type Logger,
   type RateLimiter,
   type Store,
   v1Routes,
 } from '@explorer/core';
-import type { Logger } from '@explorer/indexer';
+import { failingStore } from '@explorer/testing';
 import { serve } from '@hono/node-server';
 import { createServerApp } from '../app.js';
 import { attachClientErrorHandler } from '../client-errors.js';
-
-/** A store that fails every read: for tests of paths that never reach the database. */
-export const failingStore = new Proxy({} as Store, {
-  get: () => () => Promise.reject(new Error('no database in this test')),
-});
 
 /** Serves an app over real HTTP on 127.0.0.1 at a free port. */
 export async function serveApp(

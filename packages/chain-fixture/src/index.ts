@@ -1,6 +1,6 @@
+/** @explorer/chain-fixture: a devnet chain indexed into a fresh database, with the API over it (private; tests read it from source). */
 import { type ChainNode, createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
-import { openTestDatabase, type TestDatabase } from '@explorer/db/testing';
 import { createDevnet, type Devnet, type DevnetOptions } from '@explorer/devnet';
 import {
   createDefinitions,
@@ -12,6 +12,7 @@ import {
   parseLabels,
   parsePools,
 } from '@explorer/indexer';
+import { openTestDatabase, serveFetch, type TestDatabase, type TestServer } from '@explorer/testing';
 
 /** A devnet chain indexed into a fresh database, with the API over it. */
 export interface ChainFixture {
@@ -107,4 +108,30 @@ export async function createChainFixture(
   };
   await fixture.sync();
   return fixture;
+}
+
+/** The contract fixture (a devnet chain indexed into PGlite) with its API served over HTTP on 127.0.0.1. */
+export interface ServedFixture {
+  fixture: ChainFixture;
+  server: TestServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the fixture and serves its API; `extra` answers paths it knows (static files) before the API.
+ * @example const { fixture, server } = await serveChainFixture(); createExplorerClient({ baseUrl: server.url })
+ */
+export async function serveChainFixture(
+  extra: (req: Request) => Response | null = () => null,
+): Promise<ServedFixture> {
+  const fixture = await createChainFixture('pglite');
+  const server = await serveFetch((req) => extra(req) ?? fixture.api.handle(req));
+  return {
+    fixture,
+    server,
+    async close() {
+      await server.close();
+      await fixture.close();
+    },
+  };
 }

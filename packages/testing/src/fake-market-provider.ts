@@ -1,4 +1,4 @@
-// Test support: a scriptable CoinGecko-style market-data server on loopback. Each endpoint answers in the
+// A scriptable CoinGecko-style market-data server on loopback. Each endpoint answers in the
 // mode it is set to (normal, slow, 429, 500, malformed JSON, wrong shape), and every request is recorded.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

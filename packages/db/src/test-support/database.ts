@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { openDatabase } from '../open.js';
+import type { Sql } from '../sql.js';
+
+// This package's own tests sit below @explorer/testing in the package graph, so they open their databases
+// here, through the public openDatabase (a named schema is created as migrations run).
+
+/** The drivers the storage tests run on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const drivers: Array<'pg' | 'pglite'> = process.env.TEST_DATABASE_URL ? ['pglite', 'pg'] : ['pglite'];
+if (!process.env.TEST_DATABASE_URL)
+  console.log('[db] TEST_DATABASE_URL is not set: PostgreSQL tests skipped');
+
+/**
+ * A fresh migrated database for the tests of one describe block, removed after them: in-memory PGlite, or a
+ * schema of its own in TEST_DATABASE_URL.
+ * @example const db = useDatabase(driver); it('…', async () => { await db().query('SELECT 1') })
+ */
+export function useDatabase(driver: 'pg' | 'pglite'): () => Sql {
+  let sql: Sql | undefined;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  beforeAll(async () => {
+    sql = await openDatabase(
+      driver === 'pg'
+        ? { url: process.env.TEST_DATABASE_URL, schema, poolSize: 4 }
+        : { dataDir: 'memory://' },
+    );
+  });
+  afterAll(async () => {
+    if (driver === 'pg') await sql?.exec(`DROP SCHEMA ${schema} CASCADE`, 'test.drop-schema');
+    await sql?.close();
+  });
+  return () => {
+    if (!sql) throw new Error('the database opens in beforeAll');
+    return sql;
+  };
+}

@@ -1,0 +1,19 @@
+/** @explorer/testing: the workspace's test harness (private; tests read it from source). */
+export { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
+export {
+  openTestDatabase,
+  pgSkipReason,
+  scratchDatabase,
+  type TestDatabase,
+  testDrivers,
+} from './database.js';
+export { failingStore } from './failing-store.js';
+export {
+  type FakeMarketMode,
+  type FakeMarketProvider,
+  type FakeMarketRequest,
+  startFakeMarketProvider,
+} from './fake-market-provider.js';
+export { listen, serveFetch, type TestServer } from './http.js';
+export { closeObjects, createResponseValidator, type ResponseValidator } from './openapi-validator.js';
+export { pearlVectors } from './vectors.js';
