@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pgSkipReason, scratchDatabase } from '@explorer/testing';
 import autocannon from 'autocannon';
@@ -11,7 +12,11 @@ import { startProcess } from '../test-support/processes.js';
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 64);
 const serverBin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
-const devnetBin = fileURLToPath(new URL('../../../devnet/dist/bin.js', import.meta.url));
+// The devnet's own program, found as the package this one declares.
+const devnetBin = join(
+  dirname(createRequire(import.meta.url).resolve('@explorer/devnet/package.json')),
+  'dist/bin.js',
+);
 const reason =
   pgSkipReason() ??
   (existsSync(serverBin) && existsSync(devnetBin)
