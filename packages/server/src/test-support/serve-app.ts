@@ -2,11 +2,11 @@ import type { AddressInfo } from 'node:net';
 import {
   type Authenticator,
   createExplorerApi,
+  type Logger,
   type RateLimiter,
   type Store,
   v1Routes,
 } from '@explorer/core';
-import type { Logger } from '@explorer/indexer';
 import { serve } from '@hono/node-server';
 import { createServerApp } from '../app.js';
 import { attachClientErrorHandler } from '../client-errors.js';
