@@ -45,14 +45,6 @@ export async function listen(
   };
 }
 
-/** A port on 127.0.0.1 that nothing listens on (taken, then released). */
-export async function closedPort(): Promise<number> {
-  const s = await listen(() => {});
-  const port = Number(new URL(s.url).port);
-  await s.close();
-  return port;
-}
-
 /**
  * An endless list API whose every page takes `delayMs`: `/v1/blocks` pages of 5 rows with a next cursor.
  * For interrupt tests, where the real fixture answers too fast to be interrupted mid-walk.
