@@ -9,7 +9,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodePearlBlock } from '../packages/chain/dist/index.js';
-import { createNodeClient, detectChain, parseBlock, silentLogger } from '../packages/indexer/dist/index.js';
+import { silentLogger } from '../packages/core/dist/index.js';
+import { createNodeClient, detectChain, parseBlock } from '../packages/indexer/dist/index.js';
 import { startDevnetProcess } from './devnet.mjs';
 import { machineInfo } from './machine.mjs';
 

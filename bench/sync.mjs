@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { createPgSql, openDatabase } from '../packages/db/dist/index.js';
+import { createPgSql, DERIVED_TABLES, openDatabase } from '../packages/db/dist/index.js';
 import {
   createDefinitions,
   createIndexer,
@@ -148,20 +148,8 @@ if (!values['no-copy']) {
   const target = new pg.Client({ connectionString: dbUrl(copyName) });
   await source.connect();
   await target.connect();
-  const tables = [
-    'blocks',
-    'block_certificates',
-    'txs',
-    'outputs',
-    'inputs',
-    'address_txs',
-    'addresses',
-    'miner_stats',
-    'pool_stats',
-    'daily_stats',
-    'daily_pool_blocks',
-    'daily_miner_blocks',
-  ];
+  // Every table a derived-table description stores (each is dumped by exactly one description).
+  const tables = DERIVED_TABLES.flatMap((t) => (t.dump ? [t.dump.table] : []));
   const t2 = performance.now();
   await target.query('BEGIN');
   for (const table of tables) {

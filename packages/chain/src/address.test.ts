@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBase58Check, decodeSegwitAddress, encodeBase58Check, encodeSegwitAddress } from './address.js';
+import {
+  decodeBase58Check,
+  decodeSegwitAddress,
+  encodeBase58Check,
+  encodeSegwitAddress,
+  hasValidChecksum,
+} from './address.js';
 import {
   blockWork,
   compactToTarget,
@@ -34,6 +40,44 @@ describe('address encodings', () => {
     const legacy = encodeBase58Check(90, Buffer.alloc(20, 7));
     expect(decodeBase58Check(legacy)).toMatchObject({ version: 90 });
     expect(decodeBase58Check(`${legacy.slice(0, -1)}${legacy.endsWith('2') ? '3' : '2'}`)).toBeUndefined();
+  });
+});
+
+describe('hasValidChecksum', () => {
+  // A Litecoin MWEB address: 121 characters, past the 90 BIP173 allows segwit addresses.
+  const mweb =
+    'ltcmweb1qq20e2arnhvxw97katjkmsd35agw3capxjkrkh7dk8d30rczm8ypxuq329nwh2twmchhqn3jqh7ua4ps539f6aazh79jy76urqht4qa59ts3at6gf';
+
+  it('accepts bech32 and bech32m under any HRP and at any length, in one case', () => {
+    // BIP173's and BIP350's valid strings, which are not segwit addresses.
+    expect(hasValidChecksum('A12UEL5L')).toBe(true);
+    expect(hasValidChecksum('a12uel5l')).toBe(true);
+    expect(hasValidChecksum('abcdef1l7aum6echk45nj3s0wdvt2fg8x9yrzpqzd3ryx')).toBe(true);
+    expect(hasValidChecksum(mweb)).toBe(true);
+    expect(hasValidChecksum(mweb.toUpperCase())).toBe(true);
+    expect(hasValidChecksum('bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0')).toBe(true);
+  });
+
+  it('refuses mixed case, corrupted checksums and strings with no data part', () => {
+    expect(hasValidChecksum(`${mweb.slice(0, 20).toUpperCase()}${mweb.slice(20)}`)).toBe(false);
+    expect(hasValidChecksum(`${mweb.slice(0, -1)}${mweb.endsWith('q') ? 'p' : 'q'}`)).toBe(false);
+    // Checksum computed over the upper-case HRP (BIP173's invalid list), no HRP, a checksum too short.
+    expect(hasValidChecksum('A1G7SGD8')).toBe(false);
+    expect(hasValidChecksum('1qzzfhee')).toBe(false);
+    expect(hasValidChecksum('li1dgmt3')).toBe(false);
+    expect(hasValidChecksum('')).toBe(false);
+  });
+
+  it('accepts Base58Check under any version byte, and refuses a corrupted one', () => {
+    expect(hasValidChecksum('1111111111111111111114oLvT2')).toBe(true);
+    expect(hasValidChecksum('LYhttvnKawAv6RcHQ4eBkNtifuiEA99PFe')).toBe(true);
+    for (const version of [0, 5, 48, 90, 255]) {
+      const text = encodeBase58Check(version, Buffer.alloc(20, version));
+      expect(hasValidChecksum(text), text).toBe(true);
+      expect(hasValidChecksum(`${text.slice(0, -1)}${text.endsWith('2') ? '3' : '2'}`), text).toBe(false);
+    }
+    // Base58 has no 0, O, I or l.
+    expect(hasValidChecksum('0111111111111111111114oLvT2')).toBe(false);
   });
 });
 

@@ -57,3 +57,17 @@ export function decodeBase58Check(text: string): { version: number; payload: Uin
     return undefined;
   }
 }
+
+/**
+ * True when `text` carries a valid address checksum: bech32 or bech32m under any HRP and at any length (MWEB
+ * addresses run far past BIP173's 90 characters), or Base58Check under any version byte. Mixed case is not
+ * bech32. Unlike the decoders above, it does not ask whether the payload is a witness program.
+ * @example hasValidChecksum('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4') // true
+ */
+export function hasValidChecksum(text: string): boolean {
+  return (
+    bech32.decodeUnsafe(text, false) !== undefined ||
+    bech32m.decodeUnsafe(text, false) !== undefined ||
+    decodeBase58Check(text) !== undefined
+  );
+}

@@ -3,6 +3,7 @@ export {
   decodeSegwitAddress,
   encodeBase58Check,
   encodeSegwitAddress,
+  hasValidChecksum,
   type SegwitAddress,
 } from './address.js';
 export { ByteReader, DecodeError } from './bytes/reader.js';

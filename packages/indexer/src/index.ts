@@ -22,7 +22,6 @@ export {
   parseBlock,
   toBaseUnits,
 } from './ingest/parse.js';
-export { type Logger, silentLogger } from './log.js';
 export * from './market/index.js';
 export {
   createNodeClient,

@@ -1,3 +1,4 @@
+import { type Logger, silentLogger } from '@explorer/core';
 import {
   type AdvisoryLock,
   blockHashesAt,
@@ -15,7 +16,6 @@ import { type ChainInfo, type ChainProfile, ChainProfileError } from './chains/p
 import { type IngestCacheOptions, IngestState, type PreparedBatch, writePrepared } from './ingest/apply.js';
 import { ChainMismatchError, MalformedBlockError } from './ingest/errors.js';
 import type { ParsedBlock } from './ingest/parse.js';
-import { type Logger, silentLogger } from './log.js';
 import { type NodeClient, NodeUnavailableError } from './node-client.js';
 import type { Definitions } from './pools.js';
 

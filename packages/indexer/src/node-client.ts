@@ -1,3 +1,4 @@
+import ky, { type Input } from 'ky';
 import { Agent, fetch as undiciFetch } from 'undici';
 
 /** A JSON-RPC error the node answered with (the node is up; the request was refused). */
@@ -19,6 +20,9 @@ export class NodeUnavailableError extends Error {
     super(message, options);
   }
 }
+
+/** Refused credentials: the one failure another attempt cannot mend. */
+class CredentialsRefusedError extends NodeUnavailableError {}
 
 /** Options of the JSON-RPC client. */
 export interface NodeClientOptions {
@@ -61,8 +65,6 @@ interface RpcResponse {
   id?: unknown;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Creates a JSON-RPC client for a Bitcoin-Core-style node.
  * @example const node = createNodeClient({ url: 'http://user:pass@127.0.0.1:18443/' })
@@ -77,54 +79,71 @@ export function createNodeClient(opts: NodeClientOptions): NodeClient {
   parsed.password = '';
   const endpoint = parsed.toString();
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const attempts = Math.max(1, opts.attempts ?? 4);
   const backoffMs = opts.backoffMs ?? 250;
   // undici (the client behind Node's fetch) with our own agent, so a node's self-signed certificate can be trusted.
   const dispatcher = new Agent(opts.tlsCa ? { connect: { ca: opts.tlsCa } } : {});
-  const doFetch =
+  const send =
     opts.fetch ??
     ((url: string, init: RequestInit) =>
       undiciFetch(url, {
         ...(init as Parameters<typeof undiciFetch>[1]),
         dispatcher,
       }) as unknown as Promise<Response>);
+  const http = ky.create({
+    headers: auth ? { authorization: auth } : {},
+    // Each attempt keeps its own deadline (see `post`).
+    timeout: false,
+    // The body decides whether the node answered, not the status (see `post`).
+    throwHttpErrors: false,
+    retry: {
+      limit: Math.max(1, opts.attempts ?? 4) - 1,
+      // JSON-RPC is all POST, and every call we make reads, so asking again is safe.
+      methods: ['post'],
+      delay: (retry) => backoffMs * 2 ** (retry - 1),
+      // No connection, no answer in time, an answer that is not JSON: all may pass. Refused credentials will not.
+      shouldRetry: ({ error }) => !(error instanceof CredentialsRefusedError),
+    },
+  });
   let nextId = 1;
 
   async function post(body: unknown, label: string): Promise<unknown> {
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      try {
-        const res = await doFetch(endpoint, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(auth ? { authorization: auth } : {}) },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        if (res.status === 401 || res.status === 403) {
-          throw new NodeUnavailableError(`${label}: the node refused the credentials (HTTP ${res.status})`);
-        }
-        const text = await res.text();
-        try {
-          return JSON.parse(text);
-        } catch {
-          throw new NodeUnavailableError(
-            `${label}: the node answered HTTP ${res.status} with a body that is not JSON`,
-          );
-        }
-      } catch (err) {
-        lastError = err;
-        if (err instanceof NodeUnavailableError && /credentials/.test(err.message)) throw err;
-        if (attempt < attempts) await sleep(backoffMs * 2 ** (attempt - 1));
+    let answer: unknown;
+    // One attempt; ky's retry repeats it. It does two things ky's own request cannot: its deadline covers the
+    // body too (ky's `timeout` ends when the headers arrive, and a node that stalls mid-answer must time out like
+    // one that never answers), and it reads the body inside the retry, because the body says whether the node
+    // answered: a JSON-RPC error is HTTP 500 with JSON (final), a busy node's or a proxy's page is not JSON.
+    const attempt = async (input: Input): Promise<Response> => {
+      const request = input as Request; // ky hands its fetch the Request it built
+      const res = await send(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: await request.text(),
+        signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]),
+      });
+      if (res.status === 401 || res.status === 403) {
+        throw new CredentialsRefusedError(`${label}: the node refused the credentials (HTTP ${res.status})`);
       }
+      const text = await res.text();
+      try {
+        answer = JSON.parse(text);
+      } catch {
+        throw new NodeUnavailableError(
+          `${label}: the node answered HTTP ${res.status} with a body that is not JSON`,
+        );
+      }
+      return res;
+    };
+    try {
+      await http.post(endpoint, { json: body, fetch: attempt });
+    } catch (err) {
+      if (err instanceof NodeUnavailableError) throw err;
+      const reason =
+        (err as Error)?.name === 'TimeoutError'
+          ? `timed out after ${timeoutMs} ms`
+          : String((err as Error)?.message ?? err);
+      throw new NodeUnavailableError(`${label}: node unreachable at ${endpoint} (${reason})`, { cause: err });
     }
-    if (lastError instanceof NodeUnavailableError) throw lastError;
-    const reason =
-      (lastError as Error)?.name === 'TimeoutError'
-        ? `timed out after ${timeoutMs} ms`
-        : String((lastError as Error)?.message ?? lastError);
-    throw new NodeUnavailableError(`${label}: node unreachable at ${endpoint} (${reason})`, {
-      cause: lastError,
-    });
+    return answer;
   }
 
   function unwrap(method: string, r: RpcResponse | undefined): unknown {

@@ -1,7 +1,6 @@
-import type { Authenticator } from '@explorer/core';
+import type { Authenticator, Logger } from '@explorer/core';
 import { createKeyAuthenticator } from '@explorer/core';
 import { findApiKey, type Sql, touchApiKey } from '@explorer/db';
-import type { Logger } from '@explorer/indexer';
 import type { ServerConfig } from './config.js';
 import { connectRateLimitRedis, createRateLimiter, type ServerRateLimiter } from './rate-limit/index.js';
 

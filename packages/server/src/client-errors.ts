@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError, refuseRequest } from '@explorer/core';
-import type { Logger } from '@explorer/indexer';
+import { ApiError, type Logger, refuseRequest } from '@explorer/core';
 import { serverErrorBody } from './server-envelope.js';
 
 /** The app's fetch handler, as the HTTP server calls it. */

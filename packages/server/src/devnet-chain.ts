@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Logger } from '@explorer/core';
 import { blockHashesAt, readIndexerState, rollbackTo, type Sql } from '@explorer/db';
 import { createDevnet, type Devnet } from '@explorer/devnet';
-import type { Logger } from '@explorer/indexer';
 import type { ServerConfig } from './config.js';
 
 /** Seconds between the devnet's historical blocks. */

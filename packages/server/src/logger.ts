@@ -1,4 +1,4 @@
-import type { Logger } from '@explorer/indexer';
+import type { Logger } from '@explorer/core';
 
 /** Log levels, quietest last; `silent` drops everything. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;

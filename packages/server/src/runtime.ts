@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { createExplorerApi, type Store, v1Routes } from '@explorer/core';
+import { createExplorerApi, type Logger, type Store, v1Routes } from '@explorer/core';
 import {
   createSqlStore,
   DatabaseError,
@@ -17,7 +17,6 @@ import {
   createMarketRefresher,
   createNodeClient,
   type Indexer,
-  type Logger,
   loadDefinitions,
 } from '@explorer/indexer';
 import { serve } from '@hono/node-server';

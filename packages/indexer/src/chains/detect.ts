@@ -7,7 +7,7 @@ import {
   sha256d,
   toDisplayHex,
 } from '@explorer/chain';
-import { type Logger, silentLogger } from '../log.js';
+import { type Logger, silentLogger } from '@explorer/core';
 import type { NodeClient } from '../node-client.js';
 import { bitcoinProfile } from './bitcoin.js';
 import { pearlProfile } from './pearl.js';

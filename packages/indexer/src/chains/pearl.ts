@@ -20,9 +20,9 @@ import {
   renderPearlTx,
   toDisplayHex,
 } from '@explorer/chain';
+import type { Logger } from '@explorer/core';
 import { MalformedBlockError } from '../ingest/errors.js';
 import type { CertificateConfig, ParsedBlock, ParsedCertificate, ParsedTx } from '../ingest/parse.js';
-import type { Logger } from '../log.js';
 import type { ChainInfo, ChainProfile } from './profile.js';
 
 /** The calls pearld does not answer (absent, or "Command unimplemented"). */

@@ -1,0 +1,88 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createNodeClient, NodeRpcError, NodeUnavailableError } from './node-client.js';
+
+type Reply = (res: ServerResponse, req: IncomingMessage) => void;
+
+/** A node on 127.0.0.1 that answers each request with the next reply of its script, then with the last one. */
+async function scriptedNode(...script: Reply[]) {
+  const bodies: string[] = [];
+  const headers: IncomingMessage['headers'][] = [];
+  const server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    bodies.push(body);
+    headers.push(req.headers);
+    script[Math.min(bodies.length, script.length) - 1]!(res, req);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return { url: `http://user:secret@127.0.0.1:${port}/`, bodies, headers, close };
+}
+
+const json =
+  (status: number, body: unknown): Reply =>
+  (res) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const result =
+  (value: unknown): Reply =>
+  (res, req) =>
+    json(200, { result: value, error: null, id: null })(res, req);
+
+describe('node client', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(() => close?.());
+
+  it('retries a failed attempt and answers with the next one', async () => {
+    // Bitcoin Core's answer while its RPC work queue is full, then a dropped connection, then the answer.
+    const node = await scriptedNode(
+      (res) => res.writeHead(503).end('Work queue depth exceeded'),
+      (_res, req) => req.socket.destroy(),
+      result(42),
+    );
+    close = node.close;
+    const client = createNodeClient({ url: node.url, attempts: 3, backoffMs: 5 });
+    expect(await client.call<number>('getblockcount')).toBe(42);
+    expect(node.bodies).toHaveLength(3);
+    // Every attempt sends the same request.
+    expect(new Set(node.bodies).size).toBe(1);
+    expect(JSON.parse(node.bodies[0]!)).toMatchObject({ method: 'getblockcount', params: [] });
+    expect(node.headers[2]).toMatchObject({
+      authorization: `Basic ${Buffer.from('user:secret').toString('base64')}`,
+      'content-type': 'application/json',
+    });
+  });
+
+  it('does not retry an RPC error or refused credentials', async () => {
+    const rpc = await scriptedNode(json(500, { result: null, error: { code: -28, message: 'Loading' } }));
+    close = rpc.close;
+    const client = createNodeClient({ url: rpc.url, attempts: 3, backoffMs: 5 });
+    await expect(client.call('getblockcount')).rejects.toBeInstanceOf(NodeRpcError);
+    expect(rpc.bodies).toHaveLength(1);
+    await rpc.close();
+
+    const refused = await scriptedNode((res) => res.writeHead(401).end());
+    close = refused.close;
+    const denied = createNodeClient({ url: refused.url, attempts: 3, backoffMs: 5 });
+    await expect(denied.call('getblockcount')).rejects.toThrow(/refused the credentials \(HTTP 401\)/);
+    expect(refused.bodies).toHaveLength(1);
+  });
+
+  it('times out an answer that stalls after its headers, and says so after the last attempt', async () => {
+    const node = await scriptedNode((res) => res.writeHead(200).write('{"result":'));
+    close = node.close;
+    const client = createNodeClient({ url: node.url, attempts: 2, backoffMs: 5, timeoutMs: 200 });
+    const err = await client.call('getblockcount').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NodeUnavailableError);
+    expect((err as Error).message).toMatch(
+      /node unreachable at http:\/\/127\.0\.0\.1:\d+\/ \(timed out after 200 ms\)/,
+    );
+    expect(node.bodies).toHaveLength(2);
+  });
+});
