@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument, createExplorerApi, v1Routes } from '@explorer/core';
@@ -17,14 +17,21 @@ import { runCli } from './program.js';
 // lines, the front door, /v1/status and the OpenAPI document. The document's version is the API contract's.
 // It sits here, at the top of the package graph, because it asks both command lines.
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const packages = readdirSync(join(root, 'packages')).map((dir) => ({
-  dir,
-  ...(JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as {
-    name: string;
-    version: string;
-    private?: boolean;
-  }),
-}));
+interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+const manifests = (parent: string) =>
+  readdirSync(join(root, parent))
+    .filter((dir) => existsSync(join(root, parent, dir, 'package.json')))
+    .map((dir) => ({
+      dir,
+      ...(JSON.parse(readFileSync(join(root, parent, dir, 'package.json'), 'utf8')) as Manifest),
+    }));
+const packages = manifests('packages');
 
 /** What `explorer-server --version` prints. */
 async function serverVersion(): Promise<string> {
@@ -92,5 +99,31 @@ describe('one version everywhere', () => {
     };
     expect(config.fixed).toHaveLength(1);
     expect([...config.fixed[0]!].sort()).toEqual(published.map((p) => p.name).sort());
+  });
+});
+
+describe('the workspace’s package graph', () => {
+  const workspace = [...packages, ...manifests('examples')];
+  const edges = new Map(
+    workspace.map((p) => [
+      p.name,
+      Object.keys({ ...p.dependencies, ...p.devDependencies }).filter((d) => d.startsWith('@explorer/')),
+    ]),
+  );
+
+  it('names only workspace packages, and has no cycle (test packages included)', () => {
+    for (const [name, deps] of edges) for (const d of deps) expect(edges.has(d), `${name} → ${d}`).toBe(true);
+    const path: string[] = [];
+    const done = new Set<string>();
+    const visit = (name: string) => {
+      if (done.has(name)) return;
+      expect(path, `a cycle: ${[...path, name].join(' → ')}`).not.toContain(name);
+      path.push(name);
+      for (const d of edges.get(name) ?? []) visit(d);
+      path.pop();
+      done.add(name);
+    };
+    for (const name of edges.keys()) visit(name);
+    expect(done.size).toBe(workspace.length);
   });
 });

@@ -37,7 +37,7 @@ const workspace = readdirSync(join(root, 'packages')).map((dir) => ({
   ...(JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as Manifest),
 }));
 const packages = workspace.filter((p) => !p.private);
-/** The workspace's test packages (@explorer/testing, @explorer/chain-fixture): never published, never depended on. */
+/** The workspace's test packages: never published, never a runtime dependency. */
 const testPackages = workspace.filter((p) => p.private).map((p) => p.name);
 const version = packages[0]!.version;
 const tarball = (name: string) => `${name.replace('@', '').replace('/', '-')}-${version}.tgz`;
@@ -149,7 +149,11 @@ describe('the packed packages, installed with npm alone', () => {
   });
 
   it('packs what each manifest promises, with workspace: specs turned into the version', async () => {
-    expect(testPackages.sort()).toEqual(['@explorer/chain-fixture', '@explorer/testing']);
+    expect(testPackages.sort()).toEqual([
+      '@explorer/chain-fixture',
+      '@explorer/test-vectors',
+      '@explorer/testing',
+    ]);
     for (const p of packages) {
       const file = join(tarballs, tarball(p.name));
       const { stdout: list } = await run('tar', ['-tzf', file]);

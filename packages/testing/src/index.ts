@@ -16,4 +16,3 @@ export {
 } from './fake-market-provider.js';
 export { listen, serveFetch, type TestServer } from './http.js';
 export { closeObjects, createResponseValidator, type ResponseValidator } from './openapi-validator.js';
-export { pearlVectors } from './vectors.js';

@@ -1,4 +1,4 @@
-import { pearlVectors } from '@explorer/testing';
+import { pearlVectors } from '@explorer/test-vectors';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DecodeError } from '../bytes/reader.js';

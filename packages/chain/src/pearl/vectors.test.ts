@@ -1,4 +1,4 @@
-import { pearlVectors } from '@explorer/testing';
+import { pearlVectors } from '@explorer/test-vectors';
 import { describe, expect, it } from 'vitest';
 import { decodeSegwitAddress } from '../address.js';
 import { ByteReader, DecodeError } from '../bytes/reader.js';

@@ -6,7 +6,8 @@ import { decodePearlBlock, PEARL_NETWORKS, pearlSubsidy } from '@explorer/chain'
 import type { Logger } from '@explorer/core';
 import { checkInvariants, readIndexerState } from '@explorer/db';
 import { createDevnet, type Devnet } from '@explorer/devnet';
-import { openTestDatabase, pearlVectors } from '@explorer/testing';
+import { pearlVectors } from '@explorer/test-vectors';
+import { openTestDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from '../indexer.js';
 import { createNodeClient, type NodeClient, NodeUnavailableError } from '../node-client.js';
