@@ -1,7 +1,7 @@
 // A scriptable CoinGecko-style market-data server on loopback. Each endpoint answers in the
 // mode it is set to (normal, slow, 429, 500, malformed JSON, wrong shape), and every request is recorded.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listen } from './http.js';
 
 /** How the fake answers. */
 export type FakeMarketMode = 'normal' | 'slow' | '429' | '500' | 'malformed' | 'shape';
@@ -106,7 +106,7 @@ export async function startFakeMarketProvider(coin: string): Promise<FakeMarketP
     }
   }
 
-  const server = createServer((req, res) => {
+  const server = await listen((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const query = Object.fromEntries(url.searchParams);
     fake.requests.push({ path: url.pathname, query, headers: req.headers });
@@ -116,11 +116,9 @@ export async function startFakeMarketProvider(coin: string): Promise<FakeMarketP
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end('{"error":"not found"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   const fake: FakeMarketProvider = {
-    url: `http://127.0.0.1:${port}/api/v3`,
+    url: `${server.url}/api/v3`,
     priceMode: 'normal',
     chartMode: 'normal',
     usdPrice: 12.5,
@@ -136,8 +134,7 @@ export async function startFakeMarketProvider(coin: string): Promise<FakeMarketP
     chartPoints,
     async close() {
       for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     },
   };
   return fake;
