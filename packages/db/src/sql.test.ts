@@ -200,6 +200,34 @@ describe.skipIf(!drivers.includes('pg'))('prepared statements on PostgreSQL', ()
   });
 });
 
+describe.skipIf(!drivers.includes('pg'))('prepared statements across a migration by another process', () => {
+  const sql = useDatabase('pg');
+
+  it('asks again on a fresh connection when a table changed under a prepared statement', async () => {
+    const { createPgSql } = await import('./drivers/pg.js');
+    const [{ schema }] = await sql().query<{ schema: string }>('SELECT current_schema() AS schema');
+    await sql().exec('CREATE TABLE stale_probe (id int4 PRIMARY KEY); INSERT INTO stale_probe VALUES (1)');
+    const reader = createPgSql({ connectionString: process.env.TEST_DATABASE_URL!, schema, max: 3 });
+    const read = () => reader.query('SELECT * FROM stale_probe', [], 'probe.stale');
+    try {
+      // Every connection of the pool prepares the statement.
+      await Promise.all([read(), read(), read()]);
+      await sql().exec('ALTER TABLE stale_probe ADD COLUMN note text');
+      expect(await read()).toEqual([{ id: 1, note: null }]);
+      expect(await Promise.all([read(), read(), read()])).toEqual(Array(3).fill([{ id: 1, note: null }]));
+      // Inside a transaction the statement fails, and its connection is not handed out again.
+      await sql().exec('ALTER TABLE stale_probe ADD COLUMN more int4');
+      const inTx = await reader
+        .transaction((tx) => tx.query('SELECT * FROM stale_probe', [], 'probe.stale'))
+        .catch((e) => e);
+      if (inTx instanceof Error) expect(inTx).toMatchObject({ code: '0A000' });
+      expect(await read()).toEqual([{ id: 1, note: null, more: null }]);
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
 describe.skipIf(!drivers.includes('pg'))('the writer lock on PostgreSQL', () => {
   it('knows it is gone when the server ends its connection, and says so inside a transaction too', async () => {
     const { createPgSql } = await import('./drivers/pg.js');

@@ -49,3 +49,11 @@ export function serveFetch(handler: (req: Request) => Response | Promise<Respons
       });
   });
 }
+
+/** A port on 127.0.0.1 that was free a moment ago (taken, then released), for programs that want one given. */
+export async function freePort(): Promise<number> {
+  const s = await listen(() => {});
+  const port = Number(new URL(s.url).port);
+  await s.close();
+  return port;
+}

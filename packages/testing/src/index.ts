@@ -14,5 +14,11 @@ export {
   type FakeMarketRequest,
   startFakeMarketProvider,
 } from './fake-market-provider.js';
-export { listen, serveFetch, type TestServer } from './http.js';
+export { freePort, listen, serveFetch, type TestServer } from './http.js';
 export { closeObjects, createResponseValidator, type ResponseValidator } from './openapi-validator.js';
+export {
+  type PostgresCluster,
+  postgresClusterSkipReason,
+  startPrimary,
+  startReplica,
+} from './postgres-cluster.js';

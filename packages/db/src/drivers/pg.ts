@@ -66,6 +66,12 @@ const typeParsers = {
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
+/**
+ * True for the error of a prepared statement whose result type changed under it (SQLSTATE 0A000, which
+ * PostgreSQL raises for little else that a statement valid a moment ago could meet).
+ */
+const isStalePlan = (err: unknown) => (err as { code?: string })?.code === '0A000';
+
 /** Streams rows into a table through `COPY … FROM STDIN` on one client. */
 async function copyRows(
   client: pg.PoolClient,
@@ -169,17 +175,35 @@ export function createPgSql(opts: PgOptions): Sql {
     options: options.length ? options.join(' ') : undefined,
     types: typeParsers,
   });
+  const poolSize = opts.max ?? 10;
   const nameOf = statementNamer(opts.preparedStatements !== false);
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   return {
     driver: 'pg',
     async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
-      try {
-        const r = await pool.query({ name: nameOf(text, name), text, values: params as unknown[] });
-        return r.rows as T[];
-      } catch (err) {
-        throw toDatabaseError(err, name);
+      const statement = nameOf(text, name);
+      if (!statement) {
+        try {
+          return (await pool.query({ text, values: params as unknown[] })).rows as T[];
+        } catch (err) {
+          throw toDatabaseError(err, name);
+        }
+      }
+      // A prepared statement outlives a change of its table by another process (a migration): PostgreSQL then
+      // refuses it on that connection for good ("cached plan must not change result type", 0A000). Such a
+      // connection is closed, and the query asked again on another, until one prepares it afresh.
+      for (let attempt = 1; ; attempt++) {
+        const { client, release } = await checkout(pool, name ?? 'query');
+        let stale = false;
+        try {
+          return (await client.query({ name: statement, text, values: params as unknown[] })).rows as T[];
+        } catch (err) {
+          stale = isStalePlan(err);
+          if (!stale || attempt > poolSize) throw toDatabaseError(err, name);
+        } finally {
+          release(stale);
+        }
       }
     },
     async exec(script: string, name?: string) {
@@ -219,6 +243,8 @@ export function createPgSql(opts: PgOptions): Sql {
         }
         return result;
       } catch (err) {
+        // A statement this connection prepared went stale: the connection is not handed out again.
+        broken = isStalePlan(err);
         try {
           await client.query('ROLLBACK');
         } catch {
