@@ -148,6 +148,23 @@ for (let i = 0; i < serve.large.endpoints.length; i++) {
     `| ${l.name} | ${l.kind} | ${n(s.rps)} | ${s.p50} / ${s.p99} | ${s.ratio} | ${n(l.rps)} | ${l.p50} / ${l.p99} | ${l.ratio} | ${growth} |`,
   );
 }
+if (serve.large.endpoints.some((e) => e.db)) {
+  lines.push(
+    '',
+    `### The database alone, large chain (pgbench, ${serve.large.connections} clients, the statements of one uncached request per transaction, prepared)`,
+    '',
+    '| endpoint | statements | PostgreSQL req/s | PostgreSQL latency ms | HTTP req/s | HTTP ÷ PostgreSQL | queries in a steady-state request |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const e of serve.large.endpoints) {
+    if (!e.db) continue;
+    lines.push(
+      e.db.tps === null
+        ? `| ${e.name} | 0 | | | ${n(e.rps)} | | ${e.db.steadyStatements} |`
+        : `| ${e.name} | ${e.db.statements} | ${n(e.db.tps)} | ${e.db.latencyMs} | ${n(e.rps)} | ${e.httpToDb} | ${e.db.steadyStatements} |`,
+    );
+  }
+}
 const deep = (r) => r.endpoints.find((e) => e.name.startsWith('address txs page') && !e.name.endsWith(' 1'));
 const first = (r) => r.endpoints.find((e) => e.name === 'address txs page 1');
 lines.push(

@@ -7,18 +7,23 @@
 // --response-cache-mb 0 turns the response cache off, so every request is rendered from the database (the
 // cache otherwise answers nearly every request of a benchmark that asks for the same URL again and again).
 // Needs a built workspace (pnpm build). The load generator (autocannon) shares the machine's cores.
+// Each endpoint is then replayed against PostgreSQL alone (bench/db-peer.mjs: pgbench with the statements of one
+// uncached request), so the gap between the database and HTTP shows per class; --skip-db-peer leaves it out.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPgSql } from '../packages/db/dist/index.js';
+import { captureStatements, pgbench, pgbenchSkipReason } from './db-peer.mjs';
 import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
   options: {
     'database-url': { type: 'string' },
     label: { type: 'string', default: 'chain' },
+    // pgbench replaying each endpoint's SQL (bench/db-peer.mjs); on unless pgbench is missing or this is set.
+    'skip-db-peer': { type: 'boolean', default: false },
     connections: { type: 'string', default: '32' },
     seconds: { type: 'string', default: '5' },
     'page-limit': { type: 'string', default: '10' },
@@ -160,6 +165,28 @@ for (const [name, path, kind] of endpoints) {
 }
 clearInterval(sampler);
 
+// The database's ceiling for each endpoint: its uncached request's statements under pgbench, same concurrency.
+const dbPeerSkipped = values['skip-db-peer'] ? 'skipped (--skip-db-peer)' : pgbenchSkipReason();
+if (dbPeerSkipped) console.error(`bench/serve ${values.label}: database peer ${dbPeerSkipped}`);
+else {
+  const captured = await captureStatements(
+    values['database-url'],
+    rows.map((r) => r.path),
+  );
+  for (const row of rows) {
+    const { statements, steadyStatements } = captured.get(row.path);
+    const db =
+      statements.length === 0
+        ? { tps: null, latencyMs: null, statements: 0 }
+        : pgbench(values['database-url'], statements, { connections, seconds });
+    row.db = { ...db, steadyStatements, names: statements.map((s) => s.name) };
+    row.httpToDb = db.tps ? Math.round((row.rps / db.tps) * 100) / 100 : null;
+    console.error(
+      `bench/serve ${values.label}: ${row.name.padEnd(28)} database: ${db.tps === null ? 'no query' : `${db.tps} req/s of its ${db.statements} statement(s) under pgbench, HTTP at ${row.httpToDb} of it`}${steadyStatements === 0 ? ' (steady state: from the per-tip memos)' : ''}`,
+    );
+  }
+}
+
 const result = {
   date: new Date().toISOString(),
   machine: machineInfo(),
@@ -174,6 +201,8 @@ const result = {
   },
   connections,
   seconds,
+  databasePeer:
+    dbPeerSkipped ?? 'pgbench -M prepared, the statements of one uncached request per transaction',
   endpoints: rows,
   ceilings: Object.fromEntries(ceilings),
   serverRssMiB: { start: Math.round(rssStart), peak: Math.round(peakRss) },

@@ -205,7 +205,9 @@ describe.skipIf(!drivers.includes('pg'))('prepared statements across a migration
 
   it('asks again on a fresh connection when a table changed under a prepared statement', async () => {
     const { createPgSql } = await import('./drivers/pg.js');
-    const [{ schema }] = await sql().query<{ schema: string }>('SELECT current_schema() AS schema');
+    const [{ schema } = { schema: '' }] = await sql().query<{ schema: string }>(
+      'SELECT current_schema() AS schema',
+    );
     await sql().exec('CREATE TABLE stale_probe (id int4 PRIMARY KEY); INSERT INTO stale_probe VALUES (1)');
     const reader = createPgSql({ connectionString: process.env.TEST_DATABASE_URL!, schema, max: 3 });
     const read = () => reader.query('SELECT * FROM stale_probe', [], 'probe.stale');
