@@ -50,10 +50,12 @@ export function serveFetch(handler: (req: Request) => Response | Promise<Respons
   });
 }
 
-/** A port on 127.0.0.1 that was free a moment ago (taken, then released), for programs that want one given. */
-export async function freePort(): Promise<number> {
-  const s = await listen(() => {});
-  const port = Number(new URL(s.url).port);
-  await s.close();
-  return port;
+/**
+ * Ports on 127.0.0.1 that were free a moment ago (held together, so they differ, then released), for programs
+ * that want their ports given.
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(Array.from({ length: n }, () => listen(() => {})));
+  await Promise.all(servers.map((s) => s.close()));
+  return servers.map((s) => Number(new URL(s.url).port));
 }

@@ -14,7 +14,7 @@ export {
   type FakeMarketRequest,
   startFakeMarketProvider,
 } from './fake-market-provider.js';
-export { freePort, listen, serveFetch, type TestServer } from './http.js';
+export { freePorts, listen, serveFetch, type TestServer } from './http.js';
 export { closeObjects, createResponseValidator, type ResponseValidator } from './openapi-validator.js';
 export {
   type PostgresCluster,

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from './http.js';
+import { freePorts } from './http.js';
 
 // PostgreSQL clusters of a test's own, on 127.0.0.1 at free ports, with data dirs under the test's temp dir:
 // a primary, and streaming replicas of it made with pg_basebackup. Tuned for tests (no fsync), not for data.
@@ -107,7 +107,7 @@ function configure(dataDir: string, port: number): void {
  */
 export async function startPrimary(dir: string): Promise<PostgresCluster> {
   const dataDir = join(ownDir(dir), 'primary');
-  const port = await freePort();
+  const [port] = (await freePorts(1)) as [number];
   run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   configure(dataDir, port);
   const primary = cluster(dataDir, port);
@@ -125,7 +125,7 @@ export async function startReplica(
   name = 'replica',
 ): Promise<PostgresCluster> {
   const dataDir = join(ownDir(dir), name);
-  const port = await freePort();
+  const [port] = (await freePorts(1)) as [number];
   run('pg_basebackup', [
     '-h',
     '127.0.0.1',

@@ -5,9 +5,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { freePorts } from '@explorer/testing';
 
 /** Height at which MWEB activates on regtest; the block at this height must contain a peg-in. */
 export const MWEB_ACTIVATION_HEIGHT = 432;
@@ -91,26 +91,6 @@ function probe(): { bin: string | null; reason: string | null } {
 export function litecoindAvailable(): string | null {
   availability ??= probe();
   return availability.reason;
-}
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const addr = server.address();
-      if (addr && typeof addr === 'object') resolve(addr.port);
-      else reject(new Error('no port'));
-    });
-  });
-}
-
-async function freePorts(n: number): Promise<number[]> {
-  const servers = Array.from({ length: n }, () => createServer());
-  try {
-    return await Promise.all(servers.map(listen));
-  } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
-  }
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
