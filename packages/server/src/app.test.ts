@@ -145,6 +145,13 @@ describe('createServerApp', () => {
     expect(await plain.text()).toBe(big);
   });
 
+  it('routes with Hono’s RegExpRouter: no route keeps the app on a slower router', async () => {
+    const { app, request } = setup({ parts: true });
+    expect((await request('/docs/assets/docs-init.js')).headers.get('content-type')).toMatch(/javascript/);
+    expect((await request('/v1/blocks/1')).status).toBe(200);
+    expect(app.router.name).toBe('SmartRouter + RegExpRouter');
+  });
+
   it('does not compress small bodies', async () => {
     const res = await setup().request('/v1/status', { headers: { 'accept-encoding': 'gzip' } });
     expect(res.headers.get('content-encoding')).toBeNull();

@@ -7,8 +7,8 @@ export type HeaderRecord = Readonly<Record<string, string>>;
  */
 export interface ApiAnswer {
   status: number;
-  /** Lower-case names. */
-  headers: HeaderRecord;
+  /** Lower-case names; a record of this answer's own, which a host may amend in place. */
+  headers: Record<string, string>;
   /** The body text; null for HEAD, 204 and 304. */
   body: string | null;
 }

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The weak ETag of a body's members without meta (what stays the same between two answers of one body). */
 export function etagOf(text: string): string {
-  return `W/"${createHash('sha1').update(text).digest('base64url')}"`;
+  return `W/"${hash('sha1', text, 'base64url')}"`;
 }
 
 /** The validators of a body: its ETag, and how long HTTP caches may keep it (forever once it cannot change). */

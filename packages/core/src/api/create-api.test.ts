@@ -313,6 +313,37 @@ describe('responses of chain-derived routes, shared per URL and indexed tip', ()
     expect(state.calls).toBe(4);
   });
 
+  it('serves a kept body as the bytes and ETag a fresh rendering gives, with this request’s meta', async () => {
+    const now = 1_000_000;
+    const cachedApi = createExplorerApi({ store: blockStore().store, routes: v1Routes, clock: () => now });
+    const freshApi = createExplorerApi({
+      store: blockStore().store,
+      routes: v1Routes,
+      clock: () => now,
+      config: { responseCacheMs: 0 },
+    });
+    const get = (api: typeof cachedApi, path: string, id: string, init: RequestInit = {}) =>
+      api.handle(
+        new Request(`http://x${path}`, { ...init, headers: { 'x-request-id': id, ...init.headers } }),
+      );
+
+    await get(cachedApi, '/v1/blocks/5?', 'warm');
+    const hit = await get(cachedApi, '/v1/blocks/5', 'req-hit');
+    const fresh = await get(freshApi, '/v1/blocks/5', 'req-hit');
+    const [hitText, freshText] = [await hit.text(), await fresh.text()];
+    expect(JSON.parse(hitText).meta).toMatchObject({ requestId: 'req-hit', cached: true });
+    expect(JSON.parse(freshText).meta.cached).toBe(false);
+    expect(hitText).toBe(freshText.replace('"cached":false', '"cached":true'));
+    expect(hit.headers.get('etag')).toBe(fresh.headers.get('etag'));
+    expect(hit.headers.get('content-length')).toBe(String(Buffer.byteLength(hitText)));
+    expect(hit.headers.get('x-request-id')).toBe('req-hit');
+
+    // What the kept body was rendered for does not stand in for validating another URL or method.
+    expect((await get(cachedApi, '/v1/blocks/5?bogus=1', 'b')).status).toBe(400);
+    expect((await get(cachedApi, '/v1/blocks/5', 'p', { method: 'POST' })).status).toBe(405);
+    expect((await get(cachedApi, '/v1/blocks/5', 'h', { method: 'HEAD' })).status).toBe(200);
+  });
+
   it('shares a 404 per tip like a body, and never keeps a failure', async () => {
     const { state, store } = blockStore();
     const now = 1_000_000;

@@ -1,4 +1,5 @@
 import { countRequest, type RateLimiter } from '../access/rate-limit.js';
+import type { Meta } from '../envelope.js';
 import { ApiError, BadRequestError, NotFoundError, toApiError } from '../errors.js';
 import { createRouter } from '../http/router.js';
 import type { ChainNode } from '../node.js';
@@ -10,9 +11,10 @@ import { corsHeaders, preflight } from './cors.js';
 import { findRoute } from './find-route.js';
 import { type Authenticator, identify, requestIdOf } from './identify.js';
 import { refusalOf } from './refusals.js';
-import { createResponseCache, render, renderShared } from './render.js';
-import { bodyAnswer, errorAnswer, type Reply, rawAnswer, startMeta } from './respond.js';
+import { createResponseCache, type RenderedBody, render, renderShared } from './render.js';
+import { bodyAnswer, errorAnswer, type Reply, rawAnswer, startMeta, successMeta } from './respond.js';
 import { createRouteCaches, routeContext } from './route-context.js';
+import { type RequestTarget, requestTarget } from './target.js';
 import { createTipReader, tipKey } from './tip.js';
 import { validate } from './validate.js';
 
@@ -62,12 +64,18 @@ export const defaultApiConfig: ApiConfig = {
   startedAt: Date.now(),
 };
 
-function parseUrl(url: string): URL {
+function targetOf(url: string): RequestTarget {
   try {
-    return new URL(url);
+    return requestTarget(url);
   } catch {
     throw new BadRequestError('the request URL is malformed');
   }
+}
+
+/** The answer of a rendered body (a 404 rendered as such is thrown, to be answered as the error it is). */
+function renderedAnswer(request: Request, reply: Reply, rendered: RenderedBody, meta: Meta): ApiAnswer {
+  if (rendered.notFound !== undefined) throw new NotFoundError(rendered.notFound);
+  return bodyAnswer(reply, request.headers.get('if-none-match'), rendered, meta);
 }
 
 /**
@@ -100,12 +108,17 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     if (counted.limited) throw counted.limited;
   }
 
-  /** cors → identify → rate limit → route → render (validate, run), shared per tip → 304 or envelope. */
+  /**
+   * cors → identify → rate limit → a body rendered for this URL at this tip, if any → route → render (validate,
+   * run), shared per tip → 304 or envelope. Every step that has its answer at hand gives it without awaiting,
+   * so a cached body is served in one turn.
+   */
   async function answer(request: Request, options: HandleOptions = {}): Promise<ApiAnswer> {
     const now = clock();
     const requestId = requestIdOf(request.headers);
     const method = request.method.toUpperCase();
-    const tip = await readTip(now);
+    const readingTip = readTip(now);
+    const tip = readingTip instanceof Promise ? await readingTip : readingTip;
     const meta = startMeta(requestId, tip, deps.node?.lastHeight() ?? null, now);
     if (method === 'OPTIONS') return preflight(requestId, config.corsOrigin);
     const reply: Reply = {
@@ -116,22 +129,27 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     };
     let routeId: string | null = null;
     try {
-      const url = parseUrl(request.url);
+      const target = targetOf(request.url);
       // Counted before routing, so every answer (404, 405 and a refused key's 401 included) counts.
-      const caller = await identify(request.headers, deps.authenticate);
+      const identifying = identify(request.headers, deps.authenticate);
+      const caller = identifying instanceof Promise ? await identifying : identifying;
       if (deps.rateLimiter)
         await rateLimit(deps.rateLimiter, reply, caller.identity, options.clientAddress ?? null, now);
       const refused = refusalOf(request) ?? caller.refused;
       if (refused) throw refused;
-      const { route, params } = findRoute(router, url.pathname, method);
+      // The URL as sent (path and query) and the tip it is answered at name a chain-derived body.
+      const key = tip ? `${target.pathname}${target.search}@${tipKey(tip)}` : null;
+      // A body kept under this key was rendered for this very URL: routed, validated and run already.
+      const kept =
+        key !== null && (method === 'GET' || method === 'HEAD') ? responses?.peek(key, now) : undefined;
+      if (kept) return renderedAnswer(request, reply, kept.value, successMeta(meta, true, tip));
+      const { route, params } = findRoute(router, target.pathname, method);
       routeId = route.id;
-      Object.assign(meta, {
-        cached: false,
-        indexedTipHash: tip?.hash ?? null,
-        txIndexedTip: tip?.txHeight ?? -1,
-      });
+      // The meta the handler ran with, when this request ran it: its memos mark it cached.
+      const ran: { meta?: Meta } = {};
       const run = (): Promise<RouteResult<unknown>> => {
-        const { params: p, query } = validate(route, params, url.searchParams);
+        const { params: p, query } = validate(route, params, new URLSearchParams(target.search));
+        ran.meta = successMeta(meta, false, tip);
         const ctx = routeContext(
           {
             params: p,
@@ -139,7 +157,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
             store: deps.store,
             node: deps.node ?? null,
             config,
-            meta,
+            meta: ran.meta,
             tip,
             identity: caller.identity,
             rateLimit: reply.rateLimit,
@@ -153,12 +171,13 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
         return route.handler(ctx as never);
       };
       if (route.raw) return rawAnswer(reply, (await run()).body);
-      // The URL as sent (path and query) and the tip it is answered at name a chain-derived body.
-      const key = route.perTip && tip ? `${url.pathname}${url.search}@${tipKey(tip)}` : null;
-      const { rendered, shared } = await renderShared(responses, key, now, () => render(route, run));
-      if (shared) meta.cached = true;
-      if (rendered.notFound !== undefined) throw new NotFoundError(rendered.notFound);
-      return bodyAnswer(reply, request.headers.get('if-none-match'), rendered, meta);
+      const { rendered, shared } = await renderShared(responses, route.perTip ? key : null, now, () =>
+        render(route, run),
+      );
+      // A body another request rendered was cached; one this request rendered was if what it read was.
+      const success = ran.meta ?? successMeta(meta, shared, tip);
+      if (shared) success.cached = true;
+      return renderedAnswer(request, reply, rendered, success);
     } catch (err) {
       const error = toApiError(err);
       if (!(err instanceof ApiError) || error.status >= 500)

@@ -41,17 +41,28 @@ export interface Caller {
   refused: unknown;
 }
 
+const anonymous: Caller = Object.freeze({ identity: ANONYMOUS, refused: null });
+
 /**
- * Identifies the caller. A refused key does not throw here: the request counts as anonymous first, so a caller
+ * Identifies the caller: at once when no key is presented (or it is refused before verifying), else once the
+ * key is verified. A refused key does not throw here: the request counts as anonymous first, so a caller
  * guessing keys is rate limited like any other, and is then answered with the refusal.
  */
-export async function identify(headers: Headers, authenticate: Authenticator | undefined): Promise<Caller> {
+export function identify(
+  headers: Headers,
+  authenticate: Authenticator | undefined,
+): Caller | Promise<Caller> {
+  let verified: Promise<Identity>;
   try {
     const key = presentedKey(headers);
-    if (key === null) return { identity: ANONYMOUS, refused: null };
+    if (key === null) return anonymous;
     if (!authenticate) throw new UnauthorizedError('unknown API key');
-    return { identity: await authenticate(key), refused: null };
+    verified = authenticate(key);
   } catch (err) {
     return { identity: ANONYMOUS, refused: err };
   }
+  return verified.then(
+    (identity) => ({ identity, refused: null }),
+    (err: unknown) => ({ identity: ANONYMOUS, refused: err }),
+  );
 }

@@ -4,11 +4,18 @@ import { NotFoundError } from '../errors.js';
 import type { AnyRoute, ApiConfig, RouteResult } from '../route.js';
 import { etagOf } from './conditional.js';
 
-/** A rendered success body: the members besides meta, its ETag, and whether it can never change. */
+/**
+ * A rendered success body, kept as the bytes it is sent as: the envelope up to `meta`, the ETag of its members,
+ * and whether it can never change. An answer is `head`, the request's meta and `}`; nothing of the body is
+ * serialised or hashed again for it.
+ */
 export interface RenderedBody {
-  /** The body members without braces and without meta (`"block":{…}`), as the ETag covers them. */
-  text: string;
+  /** The success envelope up to meta's value: `{"ok":true,"block":{…},"meta":`. */
+  head: string;
+  /** The ETag of the body members without meta (`"block":{…}`), which is what stays the same between answers. */
   etag: string;
+  /** Bytes of `head` in UTF-8 (for Content-Length without measuring the body again). */
+  headBytes: number;
   immutable: boolean;
   /** Set instead of a body when the answer is a 404 with this message. */
   notFound?: string;
@@ -26,7 +33,7 @@ export function createResponseCache(config: ApiConfig): SharedCache<RenderedBody
   if (config.cacheEntries <= 0 || config.responseCacheMs <= 0 || config.responseCacheBytes <= 0) return null;
   return new SharedCache<RenderedBody>({
     maxBytes: config.responseCacheBytes,
-    sizeOf: (body, key) => body.text.length + key.length + body.etag.length + OVERHEAD,
+    sizeOf: (body, key) => body.headBytes + key.length + body.etag.length + OVERHEAD,
     ttlMs: config.responseCacheMs,
   });
 }
@@ -43,14 +50,23 @@ export async function render(
   try {
     result = await run();
   } catch (err) {
-    if (err instanceof NotFoundError) return { text: '', etag: '', immutable: false, notFound: err.message };
+    if (err instanceof NotFoundError)
+      return { head: '', headBytes: 0, etag: '', immutable: false, notFound: err.message };
     throw err;
   }
   const data: Record<string, unknown> = { ...(result.body as object) };
   if (route.list) data.pagination = result.pagination as Pagination;
-  // The body without meta is what the ETag covers.
-  const text = JSON.stringify(data).slice(1, -1);
-  return { text, etag: etagOf(text), immutable: result.immutable === true };
+  return renderedBody(JSON.stringify(data).slice(1, -1), result.immutable === true);
+}
+
+/**
+ * A body rendered from its members without braces and without meta (`"block":{…}`): the ETag covers those
+ * members, the head wraps them in the success envelope.
+ * @example renderedBody('"a":1', false).head // '{"ok":true,"a":1,"meta":'
+ */
+export function renderedBody(members: string, immutable: boolean): RenderedBody {
+  const head = `{"ok":true,${members ? `${members},` : ''}"meta":`;
+  return { head, headBytes: Buffer.byteLength(head), etag: etagOf(members), immutable };
 }
 
 /**

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../errors.js';
 import { etagOf } from './conditional.js';
 import { corsHeaders, preflight } from './cors.js';
-import { bodyAnswer, errorAnswer, type Reply, startMeta } from './respond.js';
+import { renderedBody } from './render.js';
+import { bodyAnswer, errorAnswer, type Reply, startMeta, successMeta } from './respond.js';
 
 const reply = (over: Partial<Reply> = {}): Reply => ({
   requestId: 'req-1',
@@ -15,10 +16,12 @@ const meta = startMeta('req-1', { height: 10, hash: 'ab', txHeight: 10, time: 1 
 
 describe('answers', () => {
   it('wraps a rendered body in the success envelope, with its validators and the bucket', () => {
-    const rendered = { text: '"a":1', etag: etagOf('"a":1'), immutable: false };
+    const rendered = renderedBody('"a":1', false);
+    expect(rendered.etag).toBe(etagOf('"a":1'));
     const a = bodyAnswer(reply(), null, rendered, meta);
     expect(a.status).toBe(200);
-    expect(JSON.parse(a.body!)).toEqual({ ok: true, a: 1, meta });
+    expect(a.body).toBe(JSON.stringify({ ok: true, a: 1, meta }));
+    expect(a.headers['content-length']).toBe(String(Buffer.byteLength(a.body!)));
     expect(a.headers).toMatchObject({
       'content-type': 'application/json; charset=utf-8',
       'x-request-id': 'req-1',
@@ -31,6 +34,37 @@ describe('answers', () => {
     const notModified = bodyAnswer(reply(), rendered.etag, rendered, meta);
     expect(notModified).toMatchObject({ status: 304, body: null, headers: { etag: rendered.etag } });
     expect(notModified.headers['content-type']).toBeUndefined();
+  });
+
+  it('splices each request’s meta into the bytes rendered once: the same bytes as serialising the whole envelope', () => {
+    const members = JSON.stringify({ block: { hash: 'é✓', n: 1 }, list: [1, 'x"y'] }).slice(1, -1);
+    const rendered = renderedBody(members, true);
+    const tip = { height: 10, hash: 'ab', txHeight: 9, time: 1 };
+    for (const [id, cached] of [
+      ['req-1', false],
+      ['req-2', true],
+    ] as const) {
+      const m = successMeta(startMeta(id, tip, 12, 1_000), cached, tip);
+      const a = bodyAnswer(reply({ requestId: id }), null, rendered, m);
+      const whole = {
+        ok: true,
+        ...JSON.parse(`{${members}}`),
+        meta: {
+          requestId: id,
+          indexedTip: 10,
+          nodeHeight: 12,
+          servedAt: '1970-01-01T00:00:01.000Z',
+          cached,
+          indexedTipHash: 'ab',
+          txIndexedTip: 9,
+        },
+      };
+      expect(a.body).toBe(JSON.stringify(whole));
+      expect(a.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify(whole))));
+      expect(a.headers.etag).toBe(etagOf(members));
+      expect(a.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    expect(renderedBody('', false).head).toBe('{"ok":true,"meta":');
   });
 
   it('answers an error with its status and headers, never cached, and meta without the success fields', () => {

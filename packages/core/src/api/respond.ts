@@ -18,6 +18,17 @@ export interface Reply {
   rateLimit: RateLimitState | null;
 }
 
+let isoAt = Number.NaN;
+let iso = '';
+/** `now` as ISO 8601; the requests of one millisecond share the string. */
+function isoString(now: number): string {
+  if (now !== isoAt) {
+    iso = new Date(now).toISOString();
+    isoAt = now;
+  }
+  return iso;
+}
+
 /** The meta every answer starts from: the request id, the tips read for it and when it was served. */
 export function startMeta(
   requestId: string,
@@ -30,7 +41,23 @@ export function startMeta(
     indexedTip: tip?.height ?? -1,
     // Until the node first answers, the indexed tip: the node had at least the blocks the index holds.
     nodeHeight: nodeHeight ?? tip?.height ?? -1,
-    servedAt: new Date(now).toISOString(),
+    servedAt: isoString(now),
+  };
+}
+
+/**
+ * The meta of a success answer, its members in the order the envelope has always listed them: `cached` says
+ * whether the body was rendered by another request.
+ */
+export function successMeta(meta: Meta, cached: boolean, tip: TipInfo | null): Meta {
+  return {
+    requestId: meta.requestId,
+    indexedTip: meta.indexedTip,
+    nodeHeight: meta.nodeHeight,
+    servedAt: meta.servedAt,
+    cached,
+    indexedTipHash: tip?.hash ?? null,
+    txIndexedTip: tip?.txHeight ?? -1,
   };
 }
 
@@ -63,7 +90,8 @@ export function rawAnswer(reply: Reply, body: unknown): ApiAnswer {
 
 /**
  * The answer of a rendered body: 304 when the client's If-None-Match names its ETag, else the success
- * envelope `{ ok: true, …, meta }` with the body's validators.
+ * envelope `{ ok: true, …, meta }` with the body's validators and length. Only meta is serialised here: the
+ * rest of the envelope and the ETag were made once, when the body was rendered.
  */
 export function bodyAnswer(
   reply: Reply,
@@ -74,9 +102,11 @@ export function bodyAnswer(
   const cache = validators(rendered.etag, rendered.immutable);
   if (notModified(ifNoneMatch, rendered.etag))
     return { status: 304, headers: headersOf(reply, cache, null), body: null };
-  const { text } = rendered;
-  const body = `{"ok":true,${text ? `${text},` : ''}"meta":${JSON.stringify(meta)}}`;
-  return { status: 200, headers: headersOf(reply, cache), body: bodyOf(reply, body) };
+  if (reply.head) return { status: 200, headers: headersOf(reply, cache), body: null };
+  const tail = `${JSON.stringify(meta)}}`;
+  const headers = headersOf(reply, cache);
+  headers['content-length'] = String(rendered.headBytes + Buffer.byteLength(tail));
+  return { status: 200, headers, body: rendered.head + tail };
 }
 
 /** The error envelope `{ ok: false, error, meta }` with the error's status and headers, never cached. */

@@ -58,7 +58,14 @@ export function compression(opts: CompressionOptions = {}): MiddlewareHandler {
       if (h['content-encoding'] !== undefined || parts.body === null || skip(c, res.status)) return;
       if (!COMPRESSIBLE.test(h['content-type'] ?? '')) return;
       const body = parts.body;
-      const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      // The API measures the bodies it builds (core's bodyAnswer); others are measured here.
+      const length = h['content-length'];
+      const bytes =
+        length !== undefined
+          ? Number(length)
+          : typeof body === 'string'
+            ? Buffer.byteLength(body)
+            : body.byteLength;
       if (!gzipWanted(c, bytes, h['cache-control'])) {
         amendResponse(c, { 'content-length': String(bytes), ...varyWith(h.vary, bytes) });
         return;

@@ -2,11 +2,12 @@ import type { Context } from 'hono';
 
 /**
  * A response as the server builds and amends it: status, a plain record of lower-case header names, and the
- * body (text or bytes, or none). The API's answers (core's `api.answer`) are of this shape.
+ * body (text or bytes, or none). The API's answers (core's `api.answer`) are of this shape. Once answered with
+ * ({@link respondWith}), the parts are the server's: middleware amends their header record in place.
  */
 export interface ResponseParts {
   status: number;
-  headers: Readonly<Record<string, string>>;
+  headers: Record<string, string>;
   body: string | Uint8Array<ArrayBuffer> | null;
 }
 
@@ -25,7 +26,7 @@ declare module 'hono' {
 /**
  * Answers with a Response built from `parts` and keeps the parts in the request's context, so middleware can
  * read and amend them without draining the body stream or converting headers, and @hono/node-server writes
- * the plain header record as it is.
+ * the plain header record as it is. The parts (their header record included) are the server's from then on.
  * @example app.all('*', async (c) => respondWith(c, await api.answer(c.req.raw)))
  */
 export function respondWith(c: Context, parts: ResponseParts): Response {
@@ -54,9 +55,9 @@ export function replaceResponse(c: Context, response: Response): void {
 }
 
 /**
- * Gives `c.res` more headers (lower-case names) and, optionally, a new body. A response built from parts is
- * rebuilt from them; any other response has its headers set in place (and a new body only through a fresh
- * Response).
+ * Gives `c.res` more headers (lower-case names) and, optionally, a new body. A response built from parts has
+ * them amended in place and is rebuilt from them; any other response has its headers set in place (and a new
+ * body only through a fresh Response).
  */
 export function amendResponse(
   c: Context,
@@ -64,14 +65,13 @@ export function amendResponse(
   body?: string | Uint8Array<ArrayBuffer>,
 ): void {
   const res = c.res;
-  const parts = partsOf(c);
-  if (parts) {
-    const next = respondWith(c, {
-      status: parts.status,
-      headers: { ...parts.headers, ...headers },
-      body: body === undefined ? parts.body : body,
-    });
-    replaceResponse(c, next);
+  const kept = c.get('responseParts');
+  if (kept !== undefined && kept.response === res) {
+    const { parts } = kept;
+    for (const k in headers) parts.headers[k] = headers[k]!;
+    if (body !== undefined) parts.body = body;
+    kept.response = new Response(parts.body, { status: parts.status, headers: parts.headers });
+    replaceResponse(c, kept.response);
     return;
   }
   if (body === undefined) {
