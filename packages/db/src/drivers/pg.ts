@@ -182,22 +182,20 @@ export function createPgSql(opts: PgOptions): Sql {
   return {
     driver: 'pg',
     async query<T>(text: string, params: readonly unknown[] = [], name?: string) {
-      const statement = nameOf(text, name);
-      if (!statement) {
-        try {
-          return (await pool.query({ text, values: params as unknown[] })).rows as T[];
-        } catch (err) {
-          throw toDatabaseError(err, name);
-        }
+      const query = { name: nameOf(text, name), text, values: params as unknown[] };
+      try {
+        return (await pool.query(query)).rows as T[];
+      } catch (err) {
+        if (!isStalePlan(err)) throw toDatabaseError(err, name);
       }
       // A prepared statement outlives a change of its table by another process (a migration): PostgreSQL then
-      // refuses it on that connection for good ("cached plan must not change result type", 0A000). Such a
-      // connection is closed, and the query asked again on another, until one prepares it afresh.
+      // refuses it on that connection for good ("cached plan must not change result type", 0A000). Such
+      // connections are closed, and the query asked again, until one prepares it afresh.
       for (let attempt = 1; ; attempt++) {
         const { client, release } = await checkout(pool, name ?? 'query');
         let stale = false;
         try {
-          return (await client.query({ name: statement, text, values: params as unknown[] })).rows as T[];
+          return (await client.query(query)).rows as T[];
         } catch (err) {
           stale = isStalePlan(err);
           if (!stale || attempt > poolSize) throw toDatabaseError(err, name);
