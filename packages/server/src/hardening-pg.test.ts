@@ -1,5 +1,5 @@
 import { createSqlStore, openDatabase, type Sql } from '@explorer/db';
-import { openTestDatabase, pgSkipReason, type TestDatabase } from '@explorer/testing';
+import { getJson, openTestDatabase, pgSkipReason, type TestDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter } from './rate-limit/index.js';
 import { captureLog } from './test-support/log-capture.js';
@@ -8,11 +8,6 @@ import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy.js';
 
 const skip = pgSkipReason();
 if (skip) console.log(`[hardening-pg.test] ${skip}`);
-
-async function getJson(url: string): Promise<{ status: number; headers: Headers; body: any }> {
-  const res = await fetch(url);
-  return { status: res.status, headers: res.headers, body: await res.json() };
-}
 
 describe.skipIf(skip !== null)('PostgreSQL failure modes (needs TEST_DATABASE_URL)', () => {
   let db: TestDatabase;

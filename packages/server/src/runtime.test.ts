@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getJson } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -20,11 +21,6 @@ function config(extra: Record<string, string> = {}) {
     INDEXER_POLL_MS: '50',
     ...extra,
   });
-}
-
-async function getJson(url: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(url);
-  return { status: res.status, body: await res.json() };
 }
 
 async function indexedTip(url: string, atLeast: number, ms = 20_000): Promise<number> {

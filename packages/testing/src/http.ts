@@ -59,3 +59,9 @@ export async function freePorts(n: number): Promise<number[]> {
   await Promise.all(servers.map((s) => s.close()));
   return servers.map((s) => Number(new URL(s.url).port));
 }
+
+/** GETs a URL and parses its JSON body (whatever the status). */
+export async function getJson(url: string): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url);
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}

@@ -14,7 +14,7 @@ export {
   type FakeMarketRequest,
   startFakeMarketProvider,
 } from './fake-market-provider.js';
-export { freePorts, listen, serveFetch, type TestServer } from './http.js';
+export { freePorts, getJson, listen, serveFetch, type TestServer } from './http.js';
 export { closeObjects, createResponseValidator, type ResponseValidator } from './openapi-validator.js';
 export {
   type PostgresCluster,
@@ -22,3 +22,4 @@ export {
   startPrimary,
   startReplica,
 } from './postgres-cluster.js';
+export { waitFor } from './wait.js';

@@ -11,7 +11,7 @@ import {
   parseLabels,
   parsePools,
 } from '@explorer/indexer';
-import { openTestDatabase, pgSkipReason, scratchDatabase } from '@explorer/testing';
+import { getJson, openTestDatabase, pgSkipReason, scratchDatabase, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Started, startProcess } from '../test-support/processes.js';
 
@@ -27,21 +27,6 @@ if (reason) console.log(`[db-connection-loss] ${reason}: test skipped`);
 /** The indexer's writer lock key (packages/indexer/src/indexer.ts). */
 const WRITER_LOCK = 7_301_002;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 30_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => null);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
-
-async function getJson(url: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(url);
-  return { status: res.status, body: await res.json() };
-}
 
 describe.skipIf(reason !== null)('losing the database connection (pg, built server)', () => {
   let devnet: Devnet;
@@ -151,10 +136,15 @@ describe.skipIf(reason !== null)('losing the database connection (pg, built serv
 
     // Mid-COPY: the indexer's bulk load of a batch.
     const copies = await both((db) =>
-      until(`a COPY to terminate in ${db.name}`, () =>
-        db.terminate(
-          `a.application_name = 'explorer-indexer' AND a.state = 'active' AND a.query LIKE 'COPY%'`,
-        ),
+      // Polled every 5 ms: a batch's COPY is brief.
+      waitFor(
+        `a COPY to terminate in ${db.name}`,
+        () =>
+          db.terminate(
+            `a.application_name = 'explorer-indexer' AND a.state = 'active' AND a.query LIKE 'COPY%'`,
+          ),
+        30_000,
+        5,
       ),
     );
     expect(copies.every((n) => n > 0)).toBe(true);
@@ -164,9 +154,9 @@ describe.skipIf(reason !== null)('losing the database connection (pg, built serv
 
     // The connection holding the writer lock: the lock goes with it and must be taken again.
     await both(async (db) => {
-      const holder = await until(`the writer lock in ${db.name}`, db.lockHolder);
+      const holder = await waitFor(`the writer lock in ${db.name}`, db.lockHolder);
       expect(await db.terminate(`a.pid = ${holder}`)).toBe(1);
-      const again = await until(`the writer lock taken again in ${db.name}`, async () => {
+      const again = await waitFor(`the writer lock taken again in ${db.name}`, async () => {
         const pid = await db.lockHolder();
         return pid !== null && pid !== holder ? pid : null;
       });
@@ -177,7 +167,7 @@ describe.skipIf(reason !== null)('losing the database connection (pg, built serv
 
     // Idle connections, once synced: the API's pool and the indexer's.
     await both((db) =>
-      until(`the first sync of ${db.name}`, async () => (await tipOf(db)) === devnet.height()),
+      waitFor(`the first sync of ${db.name}`, async () => (await tipOf(db)) === devnet.height()),
     );
     expect((await both((db) => db.terminate(`a.state = 'idle'`))).every((n) => n > 0)).toBe(true);
     await sleep(300);
@@ -190,7 +180,7 @@ describe.skipIf(reason !== null)('losing the database connection (pg, built serv
     try {
       expect((await both((db) => db.terminate('true'))).every((n) => n > 0)).toBe(true);
       devnet.mine(20);
-      const down = await until('503 envelopes', async () => {
+      const down = await waitFor('503 envelopes', async () => {
         const r = await getJson(`${url}/v1/blocks?limit=4`);
         return r.status === 503 ? r : null;
       });
@@ -199,7 +189,7 @@ describe.skipIf(reason !== null)('losing the database connection (pg, built serv
         error: 'the database is unavailable; retry shortly',
         meta: expect.any(Object),
       });
-      const status = await until('the outage in /v1/status', async () => {
+      const status = await waitFor('the outage in /v1/status', async () => {
         const s = await getJson(`${url}/v1/status`);
         return s.body.status?.indexer?.state === 'database-unreachable' ? s : null;
       });
@@ -215,7 +205,7 @@ describe.skipIf(reason !== null)('losing the database connection (pg, built serv
     }
 
     // Back by themselves: each resumes from its last commit and catches up with the 20 new blocks.
-    await until(
+    await waitFor(
       'the API to recover',
       async () => {
         const s = await getJson(`${url}/v1/status`);
@@ -223,7 +213,7 @@ describe.skipIf(reason !== null)('losing the database connection (pg, built serv
       },
       60_000,
     );
-    await until('the indexer to catch up', async () => (await tipOf(b)) === devnet.height(), 60_000);
+    await waitFor('the indexer to catch up', async () => (await tipOf(b)) === devnet.height(), 60_000);
     expect((await getJson(`${url}/v1/blocks?limit=5`)).status).toBe(200);
     alive(server);
     alive(indexer);

@@ -6,10 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { canonicalDump, checkInvariants, createPgSql, readIndexerState, type Sql } from '@explorer/db';
 import { createDevnet, type Devnet } from '@explorer/devnet';
 import {
+  getJson,
   type PostgresCluster,
   postgresClusterSkipReason,
   startPrimary,
   startReplica,
+  waitFor,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Started, startProcess, stopProcess } from '../test-support/processes.js';
@@ -27,21 +29,6 @@ const reason =
 if (reason) console.log(`[replica] ${reason}: test skipped`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, ms = 60_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => null);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
-async function getJson(url: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(url);
-  return { status: res.status, body: await res.json() };
-}
 
 /** A page of /v1/blocks is one snapshot of one chain: each block's parent is the next one listed. */
 function linked(blocks: { height: number; hash: string; previousHash: string | null }[]): boolean {
@@ -107,7 +94,7 @@ describe.skipIf(reason !== null)(
         { ...common, EXPLORER_DATA_DIR: join(dir, 'indexer'), INDEXER_POLL_MS: '100' },
         /indexer running/,
       );
-      await until('the schema on the replica', async () => (await tipOf(onReplica)) !== undefined);
+      await waitFor('the schema on the replica', async () => (await tipOf(onReplica)) !== undefined);
       const readers = await Promise.all(
         ['a', 'b'].map((name) =>
           startProcess(
@@ -164,7 +151,7 @@ describe.skipIf(reason !== null)(
       expect(honest).toBeGreaterThan(0);
 
       // Caught up: the replica's index is the primary's, row for row, and it satisfies every invariant.
-      await until('the replica to replay the last commit', async () => {
+      await waitFor('the replica to replay the last commit', async () => {
         const [p, r] = await Promise.all([tipOf(onPrimary), tipOf(onReplica)]);
         return p === devnet.height() && r === p;
       });
@@ -173,10 +160,7 @@ describe.skipIf(reason !== null)(
 
       // Both API processes answer alike, from the replica.
       for (const path of ['/v1/analytics/supply', `/v1/blocks/${devnet.height() - 7}`, '/v1/pools/top']) {
-        const [a, b] = (await Promise.all(api.map((u) => getJson(`${u}${path}`)))) as [
-          { status: number; body: any },
-          { status: number; body: any },
-        ];
+        const [a, b] = await Promise.all([getJson(`${api[0]}${path}`), getJson(`${api[1]}${path}`)]);
         expect(a.status, path).toBe(200);
         const { meta: _a, ...bodyA } = a.body;
         const { meta: _b, ...bodyB } = b.body;
@@ -202,7 +186,7 @@ describe.skipIf(reason !== null)(
       ]);
 
       for (const u of api) {
-        const status = await until('Redis to count', async () => {
+        const status = await waitFor('Redis to count', async () => {
           const s = await getJson(`${u}/v1/status`);
           return s.body.status?.rateLimit?.ok ? s : null;
         });
@@ -239,7 +223,7 @@ describe.skipIf(reason !== null)(
         await sleep(20);
       }
       expect(pages).toBeGreaterThan(0);
-      await until(
+      await waitFor(
         'the replica to replay the reorg',
         async () => (await tipOf(onReplica)) === devnet.height(),
       );
@@ -249,7 +233,7 @@ describe.skipIf(reason !== null)(
     it('answers 503 envelopes while the replica is down, and recovers when it is back, without a restart', async () => {
       await replica.stop();
       for (const u of api) {
-        const down = await until('a 503 envelope', async () => {
+        const down = await waitFor('a 503 envelope', async () => {
           const r = await getJson(`${u}/v1/blocks?limit=3`);
           return r.status === 503 ? r : null;
         });
@@ -262,7 +246,7 @@ describe.skipIf(reason !== null)(
       devnet.mine(3);
       await replica.start();
       for (const u of api) {
-        const back = await until('the replica to serve again', async () => {
+        const back = await waitFor('the replica to serve again', async () => {
           const r = await getJson(`${u}/v1/blocks?limit=3`);
           return r.status === 200 && r.body.blocks[0].height === devnet.height() ? r : null;
         });
