@@ -32,7 +32,7 @@ const { values } = parseArgs({
       default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     },
     out: { type: 'string', default: 'bench/out/sync.json' },
-    'batch-tx': { type: 'string', default: '5000' },
+    'batch-tx': { type: 'string' },
     keep: { type: 'string' },
     'no-copy': { type: 'boolean', default: false },
   },
@@ -105,7 +105,7 @@ const indexer = createIndexer({
   sql,
   node: createNodeClient({ url: info.url, timeoutMs: 120_000 }),
   definitions,
-  batchTxTarget: Number(values['batch-tx']),
+  batchTxTarget: values['batch-tx'] === undefined ? undefined : Number(values['batch-tx']),
 });
 let peakRss = 0;
 const sampler = setInterval(() => {

@@ -58,7 +58,7 @@ export interface IndexerOptions {
   pollIntervalMs?: number;
   /** Deepest reorg rolled back automatically (default 100); deeper ones stop the indexer, keeping the old data. */
   maxReorgDepth?: number;
-  /** Transactions to aim for in one database transaction during initial sync (default 5,000). */
+  /** Transactions to aim for in one database transaction during initial sync (default 2,500). */
   batchTxTarget?: number;
   /** Most blocks in one database transaction (default 500). */
   maxBatchBlocks?: number;
@@ -116,7 +116,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   const log = opts.log ?? silentLogger;
   const pollMs = opts.pollIntervalMs ?? 1_000;
   const maxDepth = opts.maxReorgDepth ?? 100;
-  const txTarget = opts.batchTxTarget ?? 5_000;
+  const txTarget = opts.batchTxTarget ?? 2_500;
   const maxBlocks = opts.maxBatchBlocks ?? 500;
   const rpcBatch = opts.rpcBatchBlocks ?? 25;
 

@@ -18,8 +18,10 @@ export interface TxRow {
   fee: bigint;
   isCoinbase: boolean;
   type: string;
-  /** The node's JSON of the transaction, as text. */
-  raw: string;
+  /** The node's JSON of the transaction, as text; null where the transaction's bytes are kept instead. */
+  raw: string | null;
+  /** The transaction's bytes as hex, kept instead of its JSON (Pearl), which is rendered from them on read. */
+  rawHex: string | null;
 }
 
 /** Every transaction, with counts, values and fee derived from its inputs and outputs. */
@@ -44,6 +46,7 @@ export const txs = appendTable<'txs', TxRow>({
     isCoinbase: 'bool',
     type: 'text',
     raw: 'json',
+    rawHex: 'text',
   },
   height: 'block_height',
   order: 'block_height, block_index',

@@ -4,6 +4,7 @@ import { apiKeysSchema } from './003-api-keys.js';
 import { marketSchema } from './004-market.js';
 import { dropSpentHeightIndex } from './005-spend-index.js';
 import { pearlSchema } from './006-pearl.js';
+import { rawStorage } from './007-raw-storage.js';
 
 /** One versioned schema change. Versions only ever grow; an applied migration is never edited. */
 export interface Migration {
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: 'market', sql: marketSchema },
   { version: 5, name: 'drop-spent-height-index', sql: dropSpentHeightIndex },
   { version: 6, name: 'pearl', sql: pearlSchema },
+  { version: 7, name: 'raw-storage', sql: rawStorage },
 ];

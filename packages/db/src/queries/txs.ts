@@ -1,3 +1,4 @@
+import { decodeTx, pearlNetworkByName, renderPearlTx } from '@explorer/chain';
 import { blockOutputsKey, blockTxsKey, type PageOf, txInputsKey, txOutputsKey, txsKey } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
 import { keyset } from './keyset.js';
@@ -182,8 +183,33 @@ export function selectCoinbaseOutputs(sql: Sql, height: number): Promise<OutputQ
   );
 }
 
-/** The stored raw JSON of a transaction. */
+/**
+ * The stored raw JSON of a transaction. A transaction kept as bytes (Pearl) is rendered from them as pearld's
+ * `getrawtransaction <txid> 1` renders it, with the block it is in and without confirmations (which change).
+ */
 export async function selectTxRaw(sql: Sql, txid: string): Promise<unknown | null> {
-  const [row] = await sql.query<{ raw: unknown }>('SELECT raw FROM txs WHERE txid = $1', [txid], 'txs.raw');
-  return row ? row.raw : null;
+  const [row] = await sql.query<{
+    raw: unknown;
+    raw_hex: string | null;
+    block_hash: string;
+    block_time: Int8;
+    network: string | null;
+  }>(
+    `SELECT t.raw, t.raw_hex, b.hash AS block_hash, t.block_time, s.chain->>'network' AS network
+     FROM txs t JOIN blocks b ON b.height = t.block_height CROSS JOIN indexer_state s
+     WHERE t.txid = $1`,
+    [txid],
+    'txs.raw',
+  );
+  if (!row) return null;
+  if (row.raw_hex === null) return row.raw;
+  const network = pearlNetworkByName(row.network ?? '');
+  if (!network)
+    throw new Error(
+      `transaction ${txid} is kept as bytes, but the chain's network (${row.network}) is not Pearl's`,
+    );
+  return renderPearlTx(decodeTx(Buffer.from(row.raw_hex, 'hex')), network.hrp, {
+    blockHash: row.block_hash,
+    time: Number(row.block_time),
+  });
 }

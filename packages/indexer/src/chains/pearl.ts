@@ -17,7 +17,6 @@ import {
   pearlSubsidy,
   ratioDifficulty,
   renderPearlBlock,
-  renderPearlTx,
   toDisplayHex,
 } from '@explorer/chain';
 import type { Logger } from '@explorer/core';
@@ -36,7 +35,7 @@ export const PEARLD_UNSUPPORTED_CALLS = [
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-function parseTx(tx: DecodedTx, index: number, hrp: string, blockHash: string, time: number): ParsedTx {
+function parseTx(tx: DecodedTx, index: number, hrp: string): ParsedTx {
   const isCoinbase = index === 0 && tx.inputs.length === 1 && isCoinbaseInput(tx.inputs[0]!);
   const outputs = tx.outputs.map((o, vout) => {
     const scriptType = pearlScriptType(o.script);
@@ -65,7 +64,9 @@ function parseTx(tx: DecodedTx, index: number, hrp: string, blockHash: string, t
       sequence: i.sequence,
     })),
     outputs,
-    raw: renderPearlTx(tx, hrp, { blockHash, time }, outputs),
+    // The bytes are stored; pearld's JSON of the transaction is rendered from them when asked for.
+    raw: null,
+    hex: hex(tx.bytes),
   };
 }
 
@@ -185,7 +186,7 @@ export function pearlProfile(opts: {
       );
     }
     const difficulty = ratioDifficulty(network.powLimitBits, h.bits);
-    const txs = d.txs.map((t, i) => parseTx(t, i, network.hrp, hash, h.time));
+    const txs = d.txs.map((t, i) => parseTx(t, i, network.hrp));
     const coinbase = txs[0]?.isCoinbase ? hex(d.txs[0]!.inputs[0]!.scriptSig) : '';
     return {
       hash,

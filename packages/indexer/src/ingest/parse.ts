@@ -30,7 +30,10 @@ export interface ParsedTx {
   isCoinbase: boolean;
   inputs: ParsedInput[];
   outputs: ParsedOutput[];
+  /** The node's JSON of the transaction, stored as it is; null where `hex` is stored instead. */
   raw: unknown;
+  /** The transaction's bytes as hex, for a chain decoded from bytes: stored instead of its JSON, which is rendered from them on read. */
+  hex?: string;
 }
 
 /** The decoded mining configuration of a certificate's public data (versions 1–3), as the API serves it. */

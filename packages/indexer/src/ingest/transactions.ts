@@ -155,7 +155,8 @@ export function transactionRows(
         fee,
         isCoinbase: t.isCoinbase,
         type: classifyTx(t, isBurn),
-        raw: JSON.stringify(t.raw),
+        raw: t.hex === undefined ? JSON.stringify(t.raw) : null,
+        rawHex: t.hex ?? null,
       });
     }
     sums.push(s);
