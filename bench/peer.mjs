@@ -3,7 +3,7 @@
 // busy address, the indexer writes it into PostgreSQL, and the explorer's API serves it. Then:
 //   GET /v1/blocks/{hash}              against  getblock <hash> 2      (throughput at fixed concurrency)
 //   GET /v1/addresses/{a}/utxos        against  scantxoutset start [addr(a)]   (sequential latency)
-// usage: node bench/peer.mjs [--connections 16] [--seconds 5] [--out bench/out/peer.json]
+// usage: node bench/peer.mjs [--connections 16] [--seconds 5] [--utxo-set 520000] [--out bench/out/peer.json]
 // Needs a built workspace (pnpm build), PostgreSQL (BENCH_DATABASE_URL) and litecoind
 // (scripts/install-litecoind.sh).
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,6 +24,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     seconds: { type: 'string', default: '5' },
     out: { type: 'string', default: 'bench/out/peer.json' },
+    // Outputs added to the UTXO set beside the busy address (in transactions of 1,000 outputs each).
+    'utxo-set': { type: 'string', default: '520000' },
   },
 });
 const connections = Number(values.connections);
@@ -123,13 +125,16 @@ for (let i = 0; i < 200; i++) {
   await wallet('sendtoaddress', busy, Number((0.01 + i / 1e6).toFixed(8)));
   if (i % 25 === 24) await rpc('generatetoaddress', 1, miner);
 }
-// scantxoutset reads the whole UTXO set, so give it one of some size: 300 transactions of 500 outputs each.
+// scantxoutset reads the whole UTXO set, so give it one of some size: transactions of 1,000 outputs each
+// (about 31 kB), 20 to a block, which keeps the chain below MWEB activation for up to ~2,400 of them.
 const fillers = [];
-for (let i = 0; i < 500; i++) fillers.push(await rpcAt('wallet/sink', 'getnewaddress', '', 'bech32'));
+for (let i = 0; i < 1000; i++) fillers.push(await rpcAt('wallet/sink', 'getnewaddress', '', 'bech32'));
 const payouts = Object.fromEntries(fillers.map((a) => [a, 0.0001]));
-for (let i = 0; i < 300; i++) {
+const fillerTxs = Math.ceil(Number(values['utxo-set']) / 1000);
+for (let i = 0; i < fillerTxs; i++) {
   await wallet('sendmany', '', payouts);
   if (i % 20 === 19) await rpc('generatetoaddress', 1, miner);
+  if (i % 100 === 99) console.error(`bench/peer: ${i + 1} of ${fillerTxs} filler transactions`);
 }
 for (let i = 0; i < 150; i++)
   await wallet('sendtoaddress', await wallet('getnewaddress', '', 'bech32'), 0.02);
