@@ -51,20 +51,23 @@ export interface SearchLabelRow {
 export interface SearchStore {
   /** The indexed blocks among `heights`, ascending. */
   searchBlocksAtHeights(heights: readonly number[]): Promise<SearchBlockRow[]>;
-  /** The block with this hash (lowercase hex), if indexed. */
-  searchBlockByHash(hash: string): Promise<SearchBlockRow | null>;
-  /** The transaction with this txid (lowercase hex), if indexed. */
-  searchTx(txid: string): Promise<SearchTxRow | null>;
+  /** The block with this hash and the transaction with this txid (lowercase hex), where indexed: one lookup. */
+  searchHash(hash: string): Promise<{ block: SearchBlockRow | null; tx: SearchTxRow | null }>;
   /** One row per given address (same order), saying whether it is seen, labelled, a miner. */
   searchAddresses(addresses: readonly string[]): Promise<SearchAddressRow[]>;
-  /** Pools whose id or name equals `text` case-insensitively (plus `unknown` when it has blocks). */
-  searchPools(text: string): Promise<SearchPoolRow[]>;
-  /** Addresses whose label equals `text` case-insensitively, at most `limit`, by address. */
-  searchLabels(text: string, limit: number): Promise<SearchLabelRow[]>;
-  /** Blocks whose hash starts with `prefix` (lowercase hex), in hash order. */
-  suggestBlocks(prefix: string, limit: number): Promise<SearchBlockRow[]>;
-  /** Transactions whose txid starts with `prefix` (lowercase hex), in txid order. */
-  suggestTxs(prefix: string, limit: number): Promise<SearchTxRow[]>;
+  /**
+   * In one lookup: pools whose id or name equals `text` case-insensitively, by name (plus `unknown` when it has
+   * blocks); and addresses whose label equals `text` case-insensitively, at most `labelLimit`, by address.
+   */
+  searchNames(
+    text: string,
+    labelLimit: number,
+  ): Promise<{ pools: SearchPoolRow[]; labels: SearchLabelRow[] }>;
+  /**
+   * In one lookup: blocks whose hash and transactions whose txid start with `prefix` (lowercase hex), each in
+   * key order and at most `limit`.
+   */
+  suggestHex(prefix: string, limit: number): Promise<{ blocks: SearchBlockRow[]; txs: SearchTxRow[] }>;
   /** Addresses starting with `prefix` (case-sensitive), in byte order. */
   suggestAddresses(prefix: string, limit: number): Promise<SuggestAddressRow[]>;
   /** Pools whose id or name starts with `prefix` case-insensitively, by name. */

@@ -1,19 +1,25 @@
 import type { SearchStore } from '@explorer/core';
 import {
-  selectBlockByHash,
+  type HashMatchesQueryRow,
   selectBlocksAtHeights,
+  selectHashMatches,
+  selectHexPrefixMatches,
   selectKnownLabels,
   selectKnownPools,
+  selectNameMatches,
   selectSearchAddresses,
-  selectSearchLabels,
-  selectSearchPools,
   selectSuggestAddresses,
-  selectSuggestBlocks,
   selectSuggestPools,
-  selectSuggestTxs,
-  selectTxById,
 } from './queries/search.js';
 import type { Sql } from './sql.js';
+
+/** Blocks and transactions of one hash or prefix lookup, each in the order the statement gave them. */
+function splitHexMatches(rows: readonly HashMatchesQueryRow[]) {
+  return {
+    blocks: rows.flatMap((r) => (r.kind === 'block' ? [{ height: r.height, hash: r.id }] : [])),
+    txs: rows.flatMap((r) => (r.kind === 'tx' ? [{ txid: r.id, blockHeight: r.height }] : [])),
+  };
+}
 
 /**
  * The search, suggest and known-address reads over SQL. Every lookup is served by a primary or unique key
@@ -24,10 +30,9 @@ export function createSearchStore(sql: Sql): SearchStore {
   return {
     searchBlocksAtHeights: (heights) =>
       heights.length === 0 ? Promise.resolve([]) : selectBlocksAtHeights(sql, heights),
-    searchBlockByHash: (hash) => selectBlockByHash(sql, hash),
-    async searchTx(txid) {
-      const row = await selectTxById(sql, txid);
-      return row && { txid: row.txid, blockHeight: row.block_height };
+    async searchHash(hash) {
+      const { blocks, txs } = splitHexMatches(await selectHashMatches(sql, hash));
+      return { block: blocks[0] ?? null, tx: txs[0] ?? null };
     },
     async searchAddresses(addresses) {
       if (addresses.length === 0) return [];
@@ -39,12 +44,19 @@ export function createSearchStore(sql: Sql): SearchStore {
         minerBlocks: r.miner_blocks,
       }));
     },
-    searchPools: (text) => selectSearchPools(sql, text),
-    searchLabels: (text, limit) => selectSearchLabels(sql, text, limit),
-    suggestBlocks: (prefix, limit) => selectSuggestBlocks(sql, prefix, limit),
-    async suggestTxs(prefix, limit) {
-      const rows = await selectSuggestTxs(sql, prefix, limit);
-      return rows.map((r) => ({ txid: r.txid, blockHeight: r.block_height }));
+    async searchNames(text, labelLimit) {
+      const rows = await selectNameMatches(sql, text, labelLimit);
+      return {
+        pools: rows.flatMap((r) =>
+          r.kind === 'pool' ? [{ id: r.id, name: r.name, blocks: r.blocks ?? 0 }] : [],
+        ),
+        labels: rows.flatMap((r) =>
+          r.kind === 'label' ? [{ address: r.id, label: r.name, kind: r.label_kind ?? '' }] : [],
+        ),
+      };
+    },
+    async suggestHex(prefix, limit) {
+      return splitHexMatches(await selectHexPrefixMatches(sql, prefix, limit));
     },
     suggestAddresses: (prefix, limit) => selectSuggestAddresses(sql, prefix, limit),
     suggestPools: (prefix, limit) => selectSuggestPools(sql, prefix, limit),

@@ -78,11 +78,9 @@ async function search(store: SearchStore, q: string): Promise<SearchMatch[]> {
   if (/^[0-9a-fA-F]{64}$/.test(q)) {
     const hex = q.toLowerCase();
     tasks.push(
-      store.searchBlockByHash(hex).then((b) => {
+      store.searchHash(hex).then(({ block: b, tx: t }) => {
         if (b)
           matches.push({ kind: 'block', id: b.hash, label: null, path: blockPath(b.hash), height: b.height });
-      }),
-      store.searchTx(hex).then((t) => {
         if (t)
           matches.push({
             kind: 'transaction',
@@ -122,12 +120,10 @@ async function search(store: SearchStore, q: string): Promise<SearchMatch[]> {
     );
   }
   tasks.push(
-    store.searchPools(q).then((rows) => {
-      for (const p of rows)
+    store.searchNames(q, SEARCH_MAX_LABELS).then(({ pools, labels }) => {
+      for (const p of pools)
         matches.push({ kind: 'pool', id: p.id, label: p.name, path: poolPath(p.id), blocks: p.blocks });
-    }),
-    store.searchLabels(q, SEARCH_MAX_LABELS).then((rows) => {
-      for (const l of rows)
+      for (const l of labels)
         matches.push({ kind: 'label', id: l.address, label: l.label, path: addressPath(l.address) });
     }),
   );
@@ -160,11 +156,10 @@ async function suggest(store: SearchStore, q: string, limit: number, tip: number
   const hex = long && q.length <= 64 && /^[0-9a-fA-F]+$/.test(q) ? q.toLowerCase() : null;
   const address = long && /^[A-Za-z0-9]+$/.test(q) ? q : null;
   const none = Promise.resolve([]);
-  const [hs, pools, blocks, txs, addresses] = await Promise.all([
+  const [hs, pools, { blocks, txs }, addresses] = await Promise.all([
     heights.length ? store.searchBlocksAtHeights(heights) : none,
     long ? store.suggestPools(q, limit) : none,
-    hex ? store.suggestBlocks(hex, limit) : none,
-    hex ? store.suggestTxs(hex, limit) : none,
+    hex ? store.suggestHex(hex, limit) : Promise.resolve({ blocks: [], txs: [] }),
     address ? store.suggestAddresses(address, limit) : none,
   ]);
   const out: Suggestion[] = [

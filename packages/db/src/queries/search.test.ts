@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Sql } from '../sql.js';
 import { drivers, useDatabase } from '../test-support/database.js';
 import {
-  selectBlockByHash,
   selectBlocksAtHeights,
+  selectHashMatches,
+  selectHexPrefixMatches,
+  selectNameMatches,
   selectSearchAddresses,
   selectSuggestAddresses,
-  selectSuggestBlocks,
   selectSuggestPools,
-  selectSuggestTxs,
-  selectTxById,
 } from './search.js';
 
 describe.each(drivers)('search and suggest queries (%s)', (driver) => {
@@ -56,23 +55,21 @@ describe.each(drivers)('search and suggest queries (%s)', (driver) => {
         return [];
       },
     } as unknown as Sql;
-    await selectSuggestBlocks(explaining, 'abc', 10);
-    await selectSuggestTxs(explaining, 'abc', 10);
+    await selectHexPrefixMatches(explaining, 'abc', 10);
     await selectSuggestAddresses(explaining, 'dvt1qab', 10);
     await selectSuggestPools(explaining, 'fou', 10);
     await selectBlocksAtHeights(explaining, [12, 120, 1200]);
-    await selectBlockByHash(explaining, 'ab'.repeat(32));
-    await selectTxById(explaining, 'ab'.repeat(32));
+    await selectHashMatches(explaining, 'ab'.repeat(32));
+    await selectNameMatches(explaining, 'foundry', 20);
     await selectSearchAddresses(explaining, ['dvt1qabc', 'DVT1QABC']);
     expect(Object.keys(plans).sort()).toEqual([
       'search.addresses',
-      'search.block-by-hash',
       'search.blocks-at-heights',
-      'search.tx-by-id',
+      'search.hash',
+      'search.names',
       'suggest.addresses',
-      'suggest.blocks',
+      'suggest.hex',
       'suggest.pools',
-      'suggest.txs',
     ]);
     for (const [name, plan] of Object.entries(plans)) {
       expect(plan, `${name}:\n${plan}`).not.toMatch(/Seq Scan on (blocks|txs|addresses|miner_stats)\b/);
@@ -82,10 +79,10 @@ describe.each(drivers)('search and suggest queries (%s)', (driver) => {
       new RegExp(
         `Index (Only )?Scan using \\w+ on ${table}\\b.*\\n\\s+Index Cond: \\(\\(${column} >= '${from}'::text\\) AND \\(${column} < '${to}'::text\\)\\)`,
       );
-    expect(plans['suggest.blocks']).toMatch(served('blocks', 'hash', 'abc', 'abd'));
-    expect(plans['suggest.txs']).toMatch(served('txs', 'txid', 'abc', 'abd'));
+    expect(plans['suggest.hex']).toMatch(served('blocks', 'hash', 'abc', 'abd'));
+    expect(plans['suggest.hex']).toMatch(served('txs', 'txid', 'abc', 'abd'));
     expect(plans['suggest.addresses']).toMatch(served('addresses', 'address', 'dvt1qab', 'dvt1qac'));
-    for (const name of ['suggest.blocks', 'suggest.txs', 'suggest.addresses'])
+    for (const name of ['suggest.hex', 'suggest.addresses'])
       expect(plans[name], name).not.toMatch(/^\s*(->\s*)?Filter:/m);
     // The detector works: a prefix test the btree cannot serve is a sequential scan on the same data.
     const bad = await sql.query<Record<string, string>>(

@@ -52,24 +52,22 @@ export function selectBlocksAtHeights(sql: Sql, heights: readonly number[]): Pro
   );
 }
 
-/** The block with this hash (unique index). */
-export async function selectBlockByHash(sql: Sql, hash: string): Promise<SearchBlockQueryRow | null> {
-  const [row] = await sql.query<SearchBlockQueryRow>(
-    'SELECT height, hash FROM blocks WHERE hash = $1',
-    [hash],
-    'search.block-by-hash',
-  );
-  return row ?? null;
+/** A 64-hex search term's matches, from one statement: the block with that hash, the transaction with that txid. */
+export interface HashMatchesQueryRow {
+  kind: 'block' | 'tx';
+  id: string;
+  height: number;
 }
 
-/** The transaction with this txid (primary key). */
-export async function selectTxById(sql: Sql, txid: string): Promise<SearchTxQueryRow | null> {
-  const [row] = await sql.query<SearchTxQueryRow>(
-    'SELECT txid, block_height FROM txs WHERE txid = $1',
-    [txid],
-    'search.tx-by-id',
+/** The block with this hash (unique index) and the transaction with this txid (primary key), in one statement. */
+export function selectHashMatches(sql: Sql, hash: string): Promise<HashMatchesQueryRow[]> {
+  return sql.query<HashMatchesQueryRow>(
+    `SELECT 'block' AS kind, hash AS id, height FROM blocks WHERE hash = $1
+     UNION ALL
+     SELECT 'tx', txid, block_height FROM txs WHERE txid = $1`,
+    [hash],
+    'search.hash',
   );
-  return row ?? null;
 }
 
 /** For each given address (in order): whether it is seen, its label, its mined blocks (primary keys). */
@@ -89,52 +87,63 @@ export function selectSearchAddresses(
   );
 }
 
+/** A pool or a label whose name a search term equals; `ord` orders each kind's rows. */
+export interface NameMatchQueryRow {
+  kind: 'pool' | 'label';
+  ord: number;
+  /** The pool's id, or the labelled address. */
+  id: string;
+  /** The pool's name, or the label. */
+  name: string;
+  /** A pool's blocks (0 when none); null for a label. */
+  blocks: number | null;
+  /** A label's kind; null for a pool. */
+  label_kind: string | null;
+}
+
 /**
- * Pools whose id or name equals `text` case-insensitively, with their block counts; the `unknown` pool (no
- * definition) when it has blocks. The pools table holds dozens of rows.
+ * In one statement: pools whose id or name equals `text` case-insensitively, with their block counts, by name
+ * (plus the `unknown` pool, which has no definition, when it has blocks); and at most `limit` addresses whose
+ * label equals `text` case-insensitively (the lower(label) index), by address. The pools table holds dozens
+ * of rows.
  */
-export function selectSearchPools(sql: Sql, text: string): Promise<SearchPoolQueryRow[]> {
-  return sql.query<SearchPoolQueryRow>(
-    `SELECT p.id, p.name, coalesce(s.blocks, 0) AS blocks
-     FROM pools p LEFT JOIN pool_stats s ON s.pool_id = p.id
-     WHERE lower(p.id) = lower($1) OR lower(p.name) = lower($1)
-     UNION ALL
-     SELECT s.pool_id, 'Unknown', s.blocks FROM pool_stats s
-     WHERE s.pool_id = 'unknown' AND lower($1) = 'unknown' AND NOT EXISTS (SELECT 1 FROM pools WHERE id = 'unknown')
-     ORDER BY 2, 1`,
-    [text],
-    'search.pools',
-  );
-}
-
-/** Addresses whose label equals `text` case-insensitively (served by the lower(label) index). */
-export function selectSearchLabels(
-  sql: Sql,
-  text: string,
-  limit: number,
-): Promise<{ address: string; label: string; kind: string }[]> {
-  return sql.query(
-    'SELECT address, label, kind FROM known_labels WHERE lower(label) = lower($1) ORDER BY address LIMIT $2',
+export function selectNameMatches(sql: Sql, text: string, limit: number): Promise<NameMatchQueryRow[]> {
+  return sql.query<NameMatchQueryRow>(
+    `SELECT kind, ord, id, name, blocks, label_kind FROM (
+       SELECT 'pool' AS kind, (row_number() OVER (ORDER BY name, id))::int4 AS ord, id COLLATE "C" AS id, name,
+              blocks, NULL::text AS label_kind
+       FROM (SELECT p.id, p.name, coalesce(s.blocks, 0) AS blocks
+             FROM pools p LEFT JOIN pool_stats s ON s.pool_id = p.id
+             WHERE lower(p.id) = lower($1) OR lower(p.name) = lower($1)
+             UNION ALL
+             SELECT s.pool_id, 'Unknown', s.blocks FROM pool_stats s
+             WHERE s.pool_id = 'unknown' AND lower($1) = 'unknown' AND NOT EXISTS (SELECT 1 FROM pools WHERE id = 'unknown')) p
+       UNION ALL
+       SELECT 'label', (row_number() OVER (ORDER BY address))::int4, address, label, NULL::int4, kind
+       FROM (SELECT address, label, kind FROM known_labels WHERE lower(label) = lower($1) ORDER BY address LIMIT $2) l
+     ) m ORDER BY kind DESC, ord`,
     [text, limit],
-    'search.labels',
+    'search.names',
   );
 }
 
-/** Blocks whose hash starts with `prefix`, in hash order (range over the unique index on hash). */
-export function selectSuggestBlocks(sql: Sql, prefix: string, limit: number): Promise<SearchBlockQueryRow[]> {
-  return sql.query<SearchBlockQueryRow>(
-    'SELECT height, hash FROM blocks WHERE hash >= $1 AND hash < $2 ORDER BY hash LIMIT $3',
+/**
+ * In one statement: blocks whose hash and transactions whose txid start with `prefix`, each in key order and
+ * at most `limit` (ranges over the unique index on hash and the primary key on txid).
+ */
+export function selectHexPrefixMatches(
+  sql: Sql,
+  prefix: string,
+  limit: number,
+): Promise<HashMatchesQueryRow[]> {
+  return sql.query<HashMatchesQueryRow>(
+    `SELECT kind, id, height FROM (
+       (SELECT 'block' AS kind, hash AS id, height FROM blocks WHERE hash >= $1 AND hash < $2 ORDER BY hash LIMIT $3)
+       UNION ALL
+       (SELECT 'tx', txid, block_height FROM txs WHERE txid >= $1 AND txid < $2 ORDER BY txid LIMIT $3)
+     ) m ORDER BY kind, id`,
     [prefix, prefixUpperBound(prefix), limit],
-    'suggest.blocks',
-  );
-}
-
-/** Transactions whose txid starts with `prefix`, in txid order (range over the primary key). */
-export function selectSuggestTxs(sql: Sql, prefix: string, limit: number): Promise<SearchTxQueryRow[]> {
-  return sql.query<SearchTxQueryRow>(
-    'SELECT txid, block_height FROM txs WHERE txid >= $1 AND txid < $2 ORDER BY txid LIMIT $3',
-    [prefix, prefixUpperBound(prefix), limit],
-    'suggest.txs',
+    'suggest.hex',
   );
 }
 
