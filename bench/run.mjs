@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 import { createPgSql } from '../packages/db/dist/index.js';
 
 const { values } = parseArgs({
+  // `pnpm bench -- --skip-peer` hands the script a leading `--`.
+  args: process.argv.slice(2).filter((a, i) => i > 0 || a !== '--'),
   options: {
     'small-blocks': { type: 'string', default: '1000' },
     'large-blocks': { type: 'string', default: '100000' },
