@@ -40,6 +40,12 @@ export {
   toApiError,
   UnauthorizedError,
 } from './errors.js';
+export {
+  DEFAULT_TOPICS,
+  eventFor,
+  parseSubscription,
+  type Subscription,
+} from './events/subscription.js';
 export { createHandlers, type HandlerInput, type HandlerOutput, type Handlers } from './handlers.js';
 export { type Logger, silentLogger } from './logger.js';
 export type { ChainNode, NodeProbe } from './node.js';
@@ -90,6 +96,7 @@ export * from './schemas/analytics.js';
 export * from './schemas/block.js';
 export * from './schemas/chain.js';
 export * from './schemas/common.js';
+export * from './schemas/events.js';
 export * from './schemas/market.js';
 export * from './schemas/mining.js';
 export * from './schemas/search.js';

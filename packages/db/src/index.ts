@@ -14,9 +14,23 @@ export { type Migration, migrations } from './migrations/index.js';
 export { type DatabaseConfig, openDatabase } from './open.js';
 export { type BulkColumn, bulkInsert } from './queries/bulk.js';
 export { canonicalDump, checkInvariants, type InvariantViolation } from './queries/checks.js';
+export {
+  type AppendOptions,
+  appendEvents,
+  blockEventDrafts,
+  DEFAULT_EVENT_RETENTION,
+  eventLogBounds,
+  readEventsAfter,
+} from './queries/events.js';
 export * from './queries/ingest.js';
 export * from './queries/keys.js';
 export * from './queries/market.js';
+export {
+  type MempoolState,
+  readMempoolState,
+  recentBlockFloors,
+  writeMempoolState,
+} from './queries/mempool-state.js';
 export { type RollbackResult, rollbackTo } from './queries/rollback.js';
 export * from './queries/state.js';
 export {

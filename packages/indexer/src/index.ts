@@ -5,6 +5,7 @@ export {
   IndexerLockedError,
   type IndexerOptions,
   type IndexerState,
+  type IndexerEventOptions,
   type IndexerStatus,
   ReorgTooDeepError,
 } from './indexer.js';

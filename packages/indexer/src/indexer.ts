@@ -1,6 +1,9 @@
-import { type Logger, silentLogger } from '@explorer/core';
+import type { ChainEvent, Logger } from '@explorer/core';
+import { silentLogger } from '@explorer/core';
 import {
   type AdvisoryLock,
+  appendEvents,
+  blockEventDrafts,
   blockHashesAt,
   DatabaseError,
   readIndexerState,
@@ -66,6 +69,21 @@ export interface IndexerOptions {
   rpcBatchBlocks?: number;
   /** Sizes of the writer's in-memory caches of unspent outputs and balances. */
   cache?: IngestCacheOptions;
+  /** The live events the indexer records (block, address, reorg) and who hears of them once committed. */
+  events?: IndexerEventOptions;
+}
+
+/** How the indexer records live events. */
+export interface IndexerEventOptions {
+  /**
+   * Blocks within this many of the node's tip when written get `block` and `address` events (default 100):
+   * the blocks of an initial sync do not flood the log, those written while following the tip all do.
+   */
+  liveWindow?: number;
+  /** Events the log keeps (default 10,000). */
+  retain?: number;
+  /** Called with the events of each committed transaction, in id order. */
+  onEvents?: (events: ChainEvent[]) => void;
 }
 
 /** The chain reorganised deeper than the configured limit. */
@@ -119,6 +137,16 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   const txTarget = opts.batchTxTarget ?? 2_500;
   const maxBlocks = opts.maxBatchBlocks ?? 500;
   const rpcBatch = opts.rpcBatchBlocks ?? 25;
+  const liveWindow = opts.events?.liveWindow ?? 100;
+  const retain = opts.events?.retain;
+  const announce = (events: ChainEvent[]) => {
+    if (events.length === 0 || !opts.events?.onEvents) return;
+    try {
+      opts.events.onEvents(events);
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'an event listener failed');
+    }
+  };
 
   const status: IndexerStatus = {
     state: 'starting',
@@ -286,7 +314,44 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           state.tip_height <= nodeHeight ? await node.call<string>('getblockhash', [state.tip_height]) : null;
         if (nodeHash !== state.tip_hash) {
           const fork = await findFork(state.tip_height, nodeHeight);
-          const r = await whileLocked((tx) => rollbackTo(tx, fork));
+          // The new branch as the node has it now (at most 100 blocks of it): the reorg event names it.
+          const addedHeights = Array.from(
+            { length: Math.max(0, Math.min(nodeHeight - fork, 100)) },
+            (_, i) => fork + 1 + i,
+          );
+          const addedHashes =
+            addedHeights.length > 0
+              ? await node.batch<string>(addedHeights.map((x) => ({ method: 'getblockhash', params: [x] })))
+              : [];
+          let reorgEvents: ChainEvent[] = [];
+          const r = await whileLocked(async (tx) => {
+            const removedHeights = Array.from(
+              { length: Math.max(0, state.tip_height - fork) },
+              (_, i) => fork + 1 + i,
+            );
+            const removed = await blockHashesAt(tx, removedHeights);
+            const result = await rollbackTo(tx, fork);
+            reorgEvents = await appendEvents(
+              tx,
+              [
+                {
+                  type: 'reorg',
+                  data: {
+                    forkHeight: result.newTip.height,
+                    forkHash: result.newTip.hash,
+                    removed: removedHeights.flatMap((height) => {
+                      const hash = removed.get(height);
+                      return hash ? [{ height, hash }] : [];
+                    }),
+                    added: addedHeights.map((height, i) => ({ height, hash: addedHashes[i]! })),
+                  },
+                },
+              ],
+              { retain },
+            );
+            return result;
+          });
+          announce(reorgEvents);
           rolledBack += r.removedBlocks;
           status.tipHeight = r.newTip.height;
           status.tipHash = r.newTip.hash;
@@ -311,7 +376,13 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       const ingest = new IngestState(opts.cache);
       let writing: Promise<void> | null = null;
       const write = (p: PreparedBatch) =>
-        whileLocked((tx) => writePrepared(tx, p)).then(() => {
+        whileLocked(async (tx) => {
+          await writePrepared(tx, p);
+          const from = Math.max(p.parent.height + 1, nodeHeight - liveWindow + 1);
+          if (from > p.last.height) return [];
+          return appendEvents(tx, await blockEventDrafts(tx, from, p.last.height), { retain });
+        }).then((events) => {
+          announce(events);
           ingest.committed(p.seq);
           applied += p.last.height - p.parent.height;
           status.tipHeight = p.last.height;

@@ -5,6 +5,7 @@ import { marketSchema } from './004-market.js';
 import { dropSpentHeightIndex } from './005-spend-index.js';
 import { pearlSchema } from './006-pearl.js';
 import { rawStorage } from './007-raw-storage.js';
+import { eventsSchema } from './008-events.js';
 
 /** One versioned schema change. Versions only ever grow; an applied migration is never edited. */
 export interface Migration {
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'drop-spent-height-index', sql: dropSpentHeightIndex },
   { version: 6, name: 'pearl', sql: pearlSchema },
   { version: 7, name: 'raw-storage', sql: rawStorage },
+  { version: 8, name: 'events', sql: eventsSchema },
 ];

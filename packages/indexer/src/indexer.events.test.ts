@@ -1,0 +1,83 @@
+import type { ChainEvent } from '@explorer/core';
+import { readEventsAfter } from '@explorer/db';
+import { createDevnet, type Devnet } from '@explorer/devnet';
+import { openTestDatabase, pgSkipReason, type TestDatabase, testDrivers } from '@explorer/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIndexer, type Indexer } from './indexer.js';
+import { createNodeClient } from './node-client.js';
+import { createDefinitions, parseLabels, parsePools } from './pools.js';
+
+const skip = pgSkipReason();
+if (skip) console.log(`[indexer events] ${skip}`);
+
+describe.each(testDrivers())('the indexer’s live events (%s)', (driver) => {
+  let devnet: Devnet;
+  let close: () => Promise<void>;
+  let db: TestDatabase;
+  let indexer: Indexer;
+  const heard: ChainEvent[] = [];
+
+  beforeAll(async () => {
+    devnet = createDevnet({ seed: `events-${driver}`, blocks: 60, txPerBlock: 5, coinbaseMaturity: 5 });
+    const server = await devnet.listen({ port: 0 });
+    close = server.close;
+    const d = devnet.definitions();
+    db = await openTestDatabase(driver);
+    indexer = createIndexer({
+      sql: db.sql,
+      node: createNodeClient({ url: server.url }),
+      definitions: createDefinitions(parsePools(d.pools), parseLabels(d.labels)),
+      batchTxTarget: 40,
+      events: { liveWindow: 5, retain: 1_000, onEvents: (e) => heard.push(...e) },
+    });
+  });
+  afterAll(async () => {
+    await indexer?.stop();
+    await close?.();
+    await db?.drop();
+  });
+
+  it('records block and address events only for blocks near the tip, in order, as committed', async () => {
+    await indexer.syncOnce();
+    const logged = await readEventsAfter(db.sql, '0');
+    expect(logged).toEqual(heard);
+    const blocks = logged.filter((e) => e.type === 'block');
+    const tip = devnet.height();
+    expect(blocks.map((e) => e.data.height)).toEqual([tip - 4, tip - 3, tip - 2, tip - 1, tip]);
+    expect(blocks.at(-1)?.data).toMatchObject({ hash: devnet.tipHash(), confirmations: 1, nextHash: null });
+    const ids = logged.map((e) => BigInt(e.id));
+    expect([...ids].sort((a, b) => (a < b ? -1 : 1))).toEqual(ids);
+    // Each address event lists every address the block touched, with its balance after the block.
+    const address = logged.find((e) => e.type === 'address');
+    expect(address?.type).toBe('address');
+    if (address?.type !== 'address') return;
+    const first = address.data.activity[0]!;
+    const [row] = await db.sql.query<{ balance: string }>(
+      `SELECT balance::text AS balance FROM address_txs WHERE address = $1 AND block_height = $2
+       ORDER BY block_index DESC LIMIT 1`,
+      [first.address, address.data.height],
+    );
+    expect(first.balance).toBe(row?.balance);
+  });
+
+  it('records one reorg event naming the removed and added blocks, then the new branch’s block events', async () => {
+    const before = heard.length;
+    const result = devnet.reorg(3, { extra: 1 });
+    await indexer.syncOnce();
+    const after = heard.slice(before);
+    const reorgs = after.filter((e) => e.type === 'reorg');
+    expect(reorgs).toHaveLength(1);
+    const reorg = reorgs[0]!;
+    if (reorg.type !== 'reorg') return;
+    expect(reorg.data.removed.map((b) => b.hash)).toEqual(result.removed);
+    expect(reorg.data.added.map((b) => b.height)).toEqual([
+      reorg.data.forkHeight + 1,
+      reorg.data.forkHeight + 2,
+      reorg.data.forkHeight + 3,
+      reorg.data.forkHeight + 4,
+    ]);
+    const blocks = after.filter((e) => e.type === 'block').map((e) => (e.type === 'block' ? e.data.hash : ''));
+    expect(blocks).toEqual(reorg.data.added.map((b) => b.hash));
+    expect(after[0]).toBe(reorg);
+  });
+});
