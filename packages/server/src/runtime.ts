@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { createExplorerApi, type Logger, type Store, v1Routes } from '@explorer/core';
+import { type ChainEvent, createExplorerApi, type Logger, type Store, v1Routes } from '@explorer/core';
 import {
   createSqlStore,
   DatabaseError,
@@ -291,6 +291,13 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
     const nodeUrl = config.nodeRpcUrl ?? chain?.url ?? null;
     const tlsCa = config.nodeRpcCert ? readCertificate(config.nodeRpcCert) : undefined;
 
+    // What this process's writers (indexer, mempool watcher) committed to the event log goes to every listener
+    // (the API's event hub, the webhook worker), in id order.
+    const eventListeners: ((events: ChainEvent[]) => void)[] = [];
+    const publishEvents = (events: ChainEvent[]) => {
+      for (const listener of eventListeners) listener(events);
+    };
+
     let indexer: Indexer | null = null;
     if (config.index && nodeUrl) {
       const definitions = await loadDefinitions({
@@ -321,6 +328,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         log,
         pollIntervalMs: config.indexerPollMs,
         maxReorgDepth: config.maxReorgDepth,
+        events: { onEvents: publishEvents },
       });
       await started.start();
       indexer = started;
