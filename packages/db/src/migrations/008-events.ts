@@ -13,7 +13,7 @@ export const eventsSchema = `
 CREATE TABLE events (
   id      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   topic   text NOT NULL CHECK (topic IN ('block', 'reorg', 'mempool', 'address')),
-  at      timestamptz NOT NULL DEFAULT now(),
+  at      timestamptz NOT NULL DEFAULT clock_timestamp(),
   payload json NOT NULL
 );
 
