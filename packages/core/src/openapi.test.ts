@@ -161,7 +161,9 @@ describe('the OpenAPI document', () => {
           pattern: expect.stringMatching(/\\d/),
         });
         // Event ids are decimal strings: a log may outgrow 2^53.
-        expect(['cursor', 'q', 'vsCurrency', 'window', 'topics', 'addresses', 'lastEventId']).toContain(p.name);
+        expect(['cursor', 'q', 'vsCurrency', 'window', 'topics', 'addresses', 'lastEventId']).toContain(
+          p.name,
+        );
       }
     }
     expect(tsType(lists[0]!.schema)).toBe('number');

@@ -87,6 +87,8 @@ export interface RouteContext<P, Q> {
   headers: Headers;
   /** The client's address, as the host found it (null when unknown). */
   clientAddress: string | null;
+  /** Ends the client's connection at once, where the host can (see HandleOptions). */
+  cutConnection: (() => void) | null;
   /** The live event feed; null where this process serves none. */
   events: EventFeed | null;
   /**

@@ -1,4 +1,4 @@
-import type { ApiAnswer, Logger, RateLimiter } from '@explorer/core';
+import type { ApiAnswer, HandleOptions, Logger, RateLimiter } from '@explorer/core';
 import { Hono } from 'hono';
 import { clientAddress } from './client-address.js';
 import { createDocsPage } from './docs-page.js';
@@ -14,12 +14,12 @@ import { SERVER_VERSION } from './version.js';
 
 /** The part of @explorer/core's ExplorerApi the server needs. */
 export interface ApiHandler {
-  handle(request: Request, options?: { clientAddress?: string | null }): Promise<Response>;
+  handle(request: Request, options?: HandleOptions): Promise<Response>;
   /**
    * The same answer as data; when present the server serves it from its parts, which its middleware amends
    * without reading a Response back (core's ExplorerApi has it).
    */
-  answer?(request: Request, options?: { clientAddress?: string | null }): Promise<ApiAnswer>;
+  answer?(request: Request, options?: HandleOptions): Promise<ApiAnswer>;
 }
 
 /** What the Hono app is built from. */
@@ -83,7 +83,11 @@ export function createServerApp(deps: ServerAppDeps): Hono {
 
   // Every other path goes to the API, which answers unknown ones with its own 404 envelope.
   app.all('*', async (c) => {
-    const options = { clientAddress: clientAddress(c, { trustProxy }) };
+    const options = {
+      clientAddress: clientAddress(c, { trustProxy }),
+      // A slow event-stream consumer is cut at the socket: its queued bytes are dropped, not written.
+      cutConnection: () => (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing?.destroy(),
+    };
     if (!deps.api.answer) return deps.api.handle(c.req.raw, options);
     return respondWith(c, await deps.api.answer(c.req.raw, options));
   });

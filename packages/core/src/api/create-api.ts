@@ -53,6 +53,12 @@ export interface ApiDeps {
 export interface HandleOptions {
   /** The client's address (for the anonymous rate-limit bucket). */
   clientAddress?: string | null;
+  /**
+   * Ends the client's connection at once, where the host can (the Node server destroys the socket): how a
+   * slow event-stream consumer is cut without its queued bytes being written first. Without it the stream is
+   * errored, which hosts report as they report any failed body.
+   */
+  cutConnection?: () => void;
 }
 
 /** The explorer API as a Web-standard handler plus its typed pieces. */
@@ -203,6 +209,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
             openapi,
             headers: request.headers,
             clientAddress: options.clientAddress ?? null,
+            cutConnection: options.cutConnection ?? null,
             events: deps.events ?? null,
           },
           caches,

@@ -2,6 +2,8 @@ import type { ChainEvent } from '../schemas/events.js';
 import type { EventFeed, EventLimits, EventSubscriptionHandle, SubscribeRequest } from './feed.js';
 
 const encoder = new TextEncoder();
+/** Each event's frame, encoded once however many streams send it (the hub hands them all the same object). */
+const frames = new WeakMap<ChainEvent, Uint8Array>();
 
 /** One Server-Sent Events frame: `id:` (when given), `event:` and a one-line JSON `data:`. */
 export function sseFrame(type: string, data: unknown, id?: string): Uint8Array {
@@ -24,7 +26,12 @@ export function eventStream(
   feed: EventFeed,
   request: SubscribeRequest,
   limits: EventLimits,
-  onDrop?: (info: { owner: string; reason: string }) => void,
+  hooks: {
+    /** Told when the client is dropped as a slow consumer. */
+    onDrop?: (info: { owner: string; reason: string }) => void;
+    /** Ends the client's connection (the host's); without it the stream is errored. */
+    cut?: () => void;
+  } = {},
 ): ReadableStream<Uint8Array> {
   let handle: EventSubscriptionHandle | null = null;
   let keepAlive: ReturnType<typeof setInterval> | null = null;
@@ -41,10 +48,13 @@ export function eventStream(
     // desiredSize = highWaterMark − queued bytes: below −maxQueueBytes the client has stopped reading.
     if ((controller.desiredSize ?? 0) < -limits.maxQueueBytes) {
       const reason = `the client read too slowly: more than ${limits.maxQueueBytes} bytes of events were waiting`;
-      onDrop?.({ owner: request.owner, reason });
+      hooks.onDrop?.({ owner: request.owner, reason });
       controller.enqueue(sseFrame('close', { code: 'slow-consumer', reason }));
       stop();
-      const t = setTimeout(() => controller.error(new Error(reason)), CLOSE_GRACE_MS);
+      const t = setTimeout(
+        () => (hooks.cut ? hooks.cut() : controller.error(new Error(reason))),
+        CLOSE_GRACE_MS,
+      );
       (t as { unref?: () => void }).unref?.();
       return;
     }
@@ -65,7 +75,14 @@ export function eventStream(
   // start() ran in the constructor. Subscribing may refuse (429) before any byte is sent: the caller answers
   // with the error envelope instead of a stream.
   handle = feed.subscribe(request, {
-    event: (e: ChainEvent) => push(sseFrame(e.type, e, e.id)),
+    event: (e: ChainEvent) => {
+      let frame = frames.get(e);
+      if (!frame) {
+        frame = sseFrame(e.type, e, e.id);
+        frames.set(e, frame);
+      }
+      push(frame);
+    },
     reset: (info) => push(sseFrame('reset', info)),
     close: (info) => {
       if (ended) return;

@@ -82,7 +82,10 @@ export const eventRoutes = [
         ctx.clientAddress,
         ctx.config.events,
       );
-      return { body: {}, stream: eventStream(ctx.events, request, ctx.config.events) };
+      return {
+        body: {},
+        stream: eventStream(ctx.events, request, ctx.config.events, { cut: ctx.cutConnection ?? undefined }),
+      };
     },
   }),
 ] as const;

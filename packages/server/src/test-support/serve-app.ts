@@ -2,6 +2,9 @@ import type { AddressInfo } from 'node:net';
 import {
   type Authenticator,
   createExplorerApi,
+  DEFAULT_EVENT_LIMITS,
+  type EventFeed,
+  type EventLimits,
   type Logger,
   type RateLimiter,
   type Store,
@@ -49,12 +52,15 @@ export async function serveExplorer(opts: {
   node?: Parameters<typeof createExplorerApi>[0]['node'];
   maxUrlLength?: number;
   maxHeaderSize?: number;
+  events?: EventFeed;
+  eventLimits?: Partial<EventLimits>;
 }) {
   const api = createExplorerApi({
     store: opts.store ?? failingStore,
     routes: v1Routes,
     node: opts.node ?? null,
-    config: { tipCacheMs: 0 },
+    config: { tipCacheMs: 0, events: { ...DEFAULT_EVENT_LIMITS, ...opts.eventLimits } },
+    events: opts.events,
     authenticate: opts.authenticate,
     rateLimiter: opts.rateLimiter,
     onError: (err, info) => opts.log.error({ ...info, err }, 'request failed'),
