@@ -1,12 +1,15 @@
 import type { z } from 'zod';
-import {
-  countRequest,
-  type RateLimiter,
-  rateLimitHeaders as rateLimitHeadersOf,
-} from '../access/rate-limit.js';
+import { countRequest, type RateLimiter } from '../access/rate-limit.js';
 import type { Meta } from '../envelope.js';
 import { ApiError, BadRequestError, NotFoundError, ServiceUnavailableError, toApiError } from '../errors.js';
-import { DEFAULT_EVENT_LIMITS, type EventFeed, type SubscribeRequest } from '../events/feed.js';
+import {
+  DEFAULT_EVENT_LIMITS,
+  type EventFeed,
+  type EventSink,
+  type EventSubscriptionHandle,
+  type SubscribeRequest,
+} from '../events/feed.js';
+import type { Subscription } from '../events/subscription.js';
 import { createRouter } from '../http/router.js';
 import type { ChainNode } from '../node.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../openapi.js';
@@ -75,11 +78,18 @@ export interface ExplorerApi {
   openapi(): OpenApiDocument;
   /**
    * Admits a live-event subscriber that is not an SSE request (the server's WebSocket): the request is
-   * identified, counted and its query (`topics`, `addresses`, `lastEventId`) read as `/v1/events` reads it.
-   * Gives the subscription to open, or the refusal to answer with (400, 401, 429, 503 envelopes).
-   * @example const admitted = await api.admitEvents(request, { clientAddress })
+   * identified, counted and its query (`topics`, `addresses`, `lastEventId`) read as `/v1/events` reads it,
+   * then `sink` is subscribed with the subscription `subscription` (given the parsed one) returns. Gives the
+   * open subscription, or the refusal to answer with (400, 401, 429 — too many requests or subscriptions —,
+   * 503 envelopes).
+   * @example const admitted = await api.admitEvents(request, { clientAddress }, sink)
    */
-  admitEvents(request: Request, options?: HandleOptions): Promise<EventAdmission>;
+  admitEvents(
+    request: Request,
+    options: HandleOptions,
+    sink: EventSink,
+    subscription?: (parsed: Subscription) => Subscription,
+  ): Promise<EventAdmission>;
 }
 
 /** What {@link ExplorerApi.admitEvents} decided. */
@@ -87,9 +97,9 @@ export type EventAdmission =
   | {
       ok: true;
       request: SubscribeRequest & { maxAddresses: number };
+      handle: EventSubscriptionHandle;
       feed: EventFeed;
       identity: Identity;
-      rateLimitHeaders: Record<string, string>;
     }
   | { ok: false; answer: ApiAnswer };
 
@@ -233,7 +243,12 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     }
   }
 
-  async function admitEvents(request: Request, options: HandleOptions = {}): Promise<EventAdmission> {
+  async function admitEvents(
+    request: Request,
+    options: HandleOptions,
+    sink: EventSink,
+    subscription: (parsed: Subscription) => Subscription = (s) => s,
+  ): Promise<EventAdmission> {
     const now = clock();
     const requestId = requestIdOf(request.headers);
     const tip = await readTip(now);
@@ -247,19 +262,16 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       if (caller.refused) throw caller.refused;
       if (!deps.events) throw new ServiceUnavailableError(EVENTS_UNAVAILABLE, 30);
       const { query } = validate({ query: eventsQuery }, {}, new URLSearchParams(target.search));
-      return {
-        ok: true,
-        request: eventSubscribeRequest(
-          query as z.output<typeof eventsQuery>,
-          request.headers,
-          caller.identity,
-          options.clientAddress ?? null,
-          config.events,
-        ),
-        feed: deps.events,
-        identity: caller.identity,
-        rateLimitHeaders: reply.rateLimit ? rateLimitHeadersOf(reply.rateLimit) : {},
-      };
+      const parsed = eventSubscribeRequest(
+        query as z.output<typeof eventsQuery>,
+        request.headers,
+        caller.identity,
+        options.clientAddress ?? null,
+        config.events,
+      );
+      const subscribed = { ...parsed, subscription: subscription(parsed.subscription) };
+      const handle = deps.events.subscribe(subscribed, sink);
+      return { ok: true, request: subscribed, handle, feed: deps.events, identity: caller.identity };
     } catch (err) {
       const error = toApiError(err);
       if (!(err instanceof ApiError) || error.status >= 500) deps.onError?.(err, { requestId, route: 'ws' });

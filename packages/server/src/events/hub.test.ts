@@ -186,7 +186,10 @@ describe('a slow SSE consumer', () => {
     }
     await waitFor(
       'every slow client dropped',
-      async () => (sample(), hub.health().subscribers === 0),
+      async () => {
+        sample();
+        return hub.health().subscribers === 0;
+      },
       20_000,
     );
     // Each client may hold its queue bound plus one event and the socket's buffers; 20 of them, plus slack.

@@ -4,9 +4,9 @@ import {
   type ChainEvent,
   DEFAULT_TOPICS,
   type EventAdmission,
-  type EventSubscriptionHandle,
+  type EventCloseCode,
   type EventTopic,
-  type HandleOptions,
+  type ExplorerApi,
   type Logger,
   parseSubscription,
   requestIdOf,
@@ -32,8 +32,8 @@ const CLOSE_GRACE_MS = 1_000;
 
 /** What the WebSocket endpoint needs. */
 export interface WebSocketDeps {
-  /** Admits a subscriber as `/v1/events` would (core's ExplorerApi.admitEvents). */
-  admit(request: Request, options: HandleOptions): Promise<EventAdmission>;
+  /** Admits and subscribes a subscriber as `/v1/events` would (core's ExplorerApi.admitEvents). */
+  admit: ExplorerApi['admitEvents'];
   /** The client address of an upgrade request (peer, or X-Forwarded-For behind a trusted proxy). */
   clientAddress(req: IncomingMessage): string | null;
   log: Logger;
@@ -100,71 +100,82 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): { close():
     }
     socket.on('error', () => {});
     const request = webRequest(req);
-    deps.admit(request, { clientAddress: deps.clientAddress(req) }).then(
-      (admitted) => {
-        if (!admitted.ok) {
-          refuse(socket, admitted.answer.status, admitted.answer.headers, admitted.answer.body);
-          return;
-        }
-        wss.handleUpgrade(req, socket, head, (ws) => open(ws, admitted, new URL(request.url)));
-      },
-      (err: unknown) => {
-        deps.log.error({ err, requestId: requestIdOf(request.headers) }, 'websocket upgrade failed');
-        socket.destroy();
-      },
-    );
-  };
-
-  function open(ws: WebSocket, admitted: Extract<EventAdmission, { ok: true }>, url: URL): void {
-    const { request, feed } = admitted;
+    const url = new URL(request.url);
     // The URL may name the first subscription; without topics or addresses the socket starts with none.
     const named = url.searchParams.has('topics') || url.searchParams.has('addresses');
-    const topics = new Set<EventTopic>(named ? request.subscription.topics : []);
-    const addresses = new Set<string>(named ? request.subscription.addresses : []);
+    const topics = new Set<EventTopic>();
+    const addresses = new Set<string>();
+    // The subscription is open before the handshake completes (so a refusal is an HTTP answer): what it
+    // receives meanwhile waits here.
+    const early: unknown[] = [];
+    let send: (message: unknown) => void = (m) => early.push(m);
+    let end: (code: number, reason: string) => void = () => socket.destroy();
+    const sink = {
+      event: (event: ChainEvent) => send({ type: 'event', event }),
+      reset: (info: { reason: string; oldestId: string | null }) => send({ type: 'reset', ...info }),
+      close: (info: { code: EventCloseCode; reason: string }) => {
+        send({ type: 'close', ...info });
+        end(info.code === 'shutdown' ? CLOSE_CODES.shutdown : CLOSE_CODES.error, info.reason);
+      },
+    };
+    deps
+      .admit(request, { clientAddress: deps.clientAddress(req) }, sink, (parsed) => {
+        if (named) {
+          for (const t of parsed.topics) topics.add(t);
+          for (const a of parsed.addresses) addresses.add(a);
+        }
+        return { topics, addresses };
+      })
+      .then(
+        (admitted) => {
+          if (!admitted.ok) {
+            refuse(socket, admitted.answer.status, admitted.answer.headers, admitted.answer.body);
+            return;
+          }
+          wss.handleUpgrade(req, socket, head, (ws) => {
+            const socketEnd = open(ws, admitted, topics, addresses);
+            send = socketEnd.send;
+            end = socketEnd.end;
+            for (const m of early.splice(0)) send(m);
+          });
+        },
+        (err: unknown) => {
+          deps.log.error({ err, requestId: requestIdOf(request.headers) }, 'websocket upgrade failed');
+          socket.destroy();
+        },
+      );
+  };
+
+  /** Serves one admitted socket: its messages, its sends (bounded), its end. */
+  function open(
+    ws: WebSocket,
+    admitted: Extract<EventAdmission, { ok: true }>,
+    topics: Set<EventTopic>,
+    addresses: Set<string>,
+  ): { send(message: unknown): void; end(code: number, reason: string): void } {
+    const { request, handle, feed } = admitted;
     let dropped = false;
     const sendJson = (message: unknown) => {
       if (dropped || ws.readyState !== ws.OPEN) return;
       if (ws.bufferedAmount > deps.maxQueueBytes) {
         dropped = true;
-        const reason = 'slow consumer: too many unsent events';
         deps.log.warn(
           { owner: request.owner, buffered: ws.bufferedAmount },
           'websocket dropped: the client read too slowly',
         );
-        handle?.close();
-        ws.close(CLOSE_CODES.slowConsumer, reason);
+        handle.close();
+        ws.close(CLOSE_CODES.slowConsumer, 'slow consumer: too many unsent events');
         setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
         return;
       }
       ws.send(JSON.stringify(message));
     };
-    let handle: EventSubscriptionHandle | null = null;
-    try {
-      handle = feed.subscribe(
-        { ...request, subscription: { topics, addresses } },
-        {
-          event: (event: ChainEvent) => sendJson({ type: 'event', event }),
-          reset: (info) => sendJson({ type: 'reset', ...info }),
-          close: (info) => {
-            sendJson({ type: 'close', ...info });
-            ws.close(
-              info.code === 'shutdown' ? CLOSE_CODES.shutdown : CLOSE_CODES.error,
-              info.reason.slice(0, 120),
-            );
-          },
-        },
-      );
-    } catch (err) {
-      // Too many subscriptions for this caller: the socket is told why, then closed.
-      ws.close(CLOSE_CODES.policy, ((err as Error).message ?? 'refused').slice(0, 120));
-      return;
-    }
     const current = () => ({ topics: [...topics], addresses: [...addresses] });
     sendJson({ type: 'welcome', ...current(), lastEventId: feed.health().lastEventId });
     alive.set(ws, true);
     ws.on('pong', () => alive.set(ws, true));
-    ws.on('close', () => handle?.close());
-    ws.on('error', () => handle?.close());
+    ws.on('close', () => handle.close());
+    ws.on('error', () => handle.close());
     ws.on('message', (data, isBinary) => {
       let message: ClientMessage;
       try {
@@ -196,20 +207,22 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): { close():
         return;
       }
       try {
-        const after = [...addresses, ...a];
         const next = parseSubscription(
           t.length > 0 ? t : a.length > 0 ? ['address'] : DEFAULT_TOPICS,
-          after,
+          [...addresses, ...a],
           request.maxAddresses,
         );
         for (const x of next.topics) topics.add(x);
         for (const x of next.addresses) addresses.add(x);
-        if (addresses.size > 0) topics.add('address');
         sendJson({ type: 'subscribed', ...current() });
       } catch (err) {
         sendJson({ type: 'error', error: (err as Error).message });
       }
     });
+    return {
+      send: sendJson,
+      end: (code, reason) => ws.close(code, reason.slice(0, 120)),
+    };
   }
 
   const heartbeat = setInterval(() => {
