@@ -146,33 +146,48 @@ describe.each(testDrivers())('the webhook delivery worker (%s)', (driver) => {
     );
   });
 
-  it('gives up on a receiver still failing at the maximum age, and times out one that never answers', async () => {
+  it('times out a receiver that never answers, and gives up on receivers still failing at the maximum age', async () => {
     const failing = await hookTo(() => 503);
     const silent = await hookTo(() => null);
-    const { worker, capture } = start({
-      retryBaseMs: 10,
-      retryMaxMs: 20,
-      maxAgeMs: 150,
-      timeoutMs: 100,
-      leaseMs: 1_000,
-    });
+    const timing = { retryBaseMs: 5, retryMaxMs: 10, timeoutMs: 1_000, leaseMs: 2_000 };
+    const first = start(timing);
     await append(reorg(7));
-    worker.wake();
+    first.worker.wake();
+    const last = async (webhookId: string) => (await listWebhookDeliveries(sql, { webhookId, limit: 1 }))[0];
+    await waitFor('a few retries', async () => ((await last(failing.hook.id))?.attempts ?? 0) >= 3);
+    expect(await last(failing.hook.id)).toMatchObject({
+      status: 'pending',
+      lastStatus: 503,
+      lastError: 'HTTP 503',
+    });
+    const timedOut = await waitFor('the silent receiver to time out', async () => {
+      const d = await last(silent.hook.id);
+      return d?.lastError ? d : null;
+    });
+    expect(timedOut).toMatchObject({
+      status: 'pending',
+      lastStatus: null,
+      lastError: 'no answer within 1000 ms',
+    });
+    await first.worker.stop();
+
+    // The same deliveries under a worker whose maximum age they are past: the next failure gives them up.
+    const { capture } = start({ ...timing, maxAgeMs: 1 });
     const failed = await waitFor('the failing receiver to be given up', () =>
       delivery(failing.hook.id, 'failed'),
     );
-    expect(failed.attempts).toBeGreaterThan(1);
+    expect(failed.attempts).toBeGreaterThan(3);
     expect(failed).toMatchObject({ lastStatus: 503, lastError: 'HTTP 503', nextAttemptAt: null });
     expect(failed.finishedAt).toEqual(expect.any(String));
-    expect(failing.got).toHaveLength(failed.attempts);
+    // The attempt that gave up was answered; one cut short by the first worker's stop may never have arrived.
+    expect(failing.got.at(-1)?.headers['explorer-delivery-attempt']).toBe(String(failed.attempts));
+    const quiet = await waitFor('the silent receiver to be given up', () =>
+      delivery(silent.hook.id, 'failed'),
+    );
+    expect(quiet).toMatchObject({ lastStatus: null, lastError: 'no answer within 1000 ms' });
     const gaveUp = capture.messages('webhook delivery given up: still failing at its maximum age');
-    expect(gaveUp.map((w) => w.webhookId)).toContain(failing.hook.id);
-
-    const timedOut = await waitFor('the silent receiver to time out', async () => {
-      const [d] = await listWebhookDeliveries(sql, { webhookId: silent.hook.id, limit: 1 });
-      return d?.lastError ? d : null;
-    });
-    expect(timedOut).toMatchObject({ lastStatus: null, lastError: 'no answer within 100 ms' });
+    expect(gaveUp.map((w) => w.webhookId).sort()).toEqual([failing.hook.id, silent.hook.id].sort());
+    expect(gaveUp.every((w) => w.level === 'warn')).toBe(true);
   });
 
   it('never delivers to a webhook removed meanwhile', async () => {
