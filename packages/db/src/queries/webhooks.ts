@@ -104,6 +104,7 @@ const webhookListing = (r: WebhookRow): WebhookListing => ({
 
 /** The URL as stored: http or https only, no fragment; a bad one is a BadRequestError. */
 function webhookUrl(raw: string): string {
+  if (raw.length > 2_048) throw new BadRequestError('the webhook URL must be at most 2048 characters');
   let u: URL;
   try {
     u = new URL(raw.trim());
@@ -114,7 +115,6 @@ function webhookUrl(raw: string): string {
     throw new BadRequestError(
       `the webhook URL must be http:// or https:// (got a ${u.protocol.replace(/:$/, '')}: URL)`,
     );
-  if (raw.length > 2_048) throw new BadRequestError('the webhook URL must be at most 2048 characters');
   u.hash = '';
   return u.toString();
 }
@@ -287,7 +287,7 @@ export async function recordDeliveryAttempt(
       outcome.httpStatus,
       retryInMs,
       maxAgeMs,
-      delivered ? null : (outcome as { error: string }).error.slice(0, 500),
+      outcome.result === 'delivered' ? null : outcome.error.slice(0, 500),
     ],
     'webhooks.record-attempt',
   );
