@@ -34,6 +34,26 @@ export {
 export { type RollbackResult, rollbackTo } from './queries/rollback.js';
 export * from './queries/state.js';
 export {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  type CreatedWebhook,
+  claimDueDeliveries,
+  type DeliveryListing,
+  type DeliveryStatus,
+  generateWebhookSecret,
+  insertWebhook,
+  isWebhookId,
+  listWebhookDeliveries,
+  listWebhooks,
+  MAX_WEBHOOK_ADDRESSES,
+  parseWebhookInput,
+  REMOVED_WEBHOOK_ERROR,
+  recordDeliveryAttempt,
+  removeWebhook,
+  type WebhookInput,
+  type WebhookListing,
+} from './queries/webhooks.js';
+export {
   type AdvisoryLock,
   amountText,
   DatabaseError,

@@ -216,3 +216,28 @@ describe('loadConfig: access and bounds', () => {
     expect(fails({ MAX_URL_LENGTH: '10' })).toMatch(/^config: MAX_URL_LENGTH must be an integer from 256/);
   });
 });
+
+describe('webhook settings', () => {
+  it('have the documented defaults, read the environment, and keep the lease longer than the timeout', () => {
+    expect(loadConfig({})).toMatchObject({
+      webhookTimeoutMs: 10_000,
+      webhookRetryBaseMs: 5_000,
+      webhookRetryMaxMs: 3_600_000,
+      webhookMaxAgeHours: 24,
+      webhookLeaseMs: 60_000,
+      webhookConcurrency: 8,
+    });
+    expect(
+      loadConfig({ WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_MS: '3000', WEBHOOK_MAX_AGE_HOURS: '72' }),
+    ).toMatchObject({ webhookTimeoutMs: 2000, webhookLeaseMs: 3000, webhookMaxAgeHours: 72 });
+    expect(fails({ WEBHOOK_LEASE_MS: '10000' })).toBe(
+      'config: WEBHOOK_LEASE_MS must be more than WEBHOOK_TIMEOUT_MS (10000; got 10000)',
+    );
+    expect(fails({ WEBHOOK_MAX_AGE_HOURS: '0' })).toBe(
+      'config: WEBHOOK_MAX_AGE_HOURS must be an integer from 1 to 720 (got "0")',
+    );
+    expect(fails({ WEBHOOK_CONCURRENCY: 'many' })).toBe(
+      'config: WEBHOOK_CONCURRENCY must be an integer from 1 to 256 (got "many")',
+    );
+  });
+});

@@ -75,6 +75,18 @@ export interface ServerConfig {
   index: boolean;
   /** Market-data settings (MARKET_*), read by the refresher that runs beside the indexer. */
   market: MarketConfig;
+  /** How long a webhook receiver has to answer one delivery. */
+  webhookTimeoutMs: number;
+  /** Wait before a failed delivery's first retry; each further retry waits twice as long. */
+  webhookRetryBaseMs: number;
+  /** Longest wait between two attempts of a delivery. */
+  webhookRetryMaxMs: number;
+  /** Age after which a delivery that still fails is given up. */
+  webhookMaxAgeHours: number;
+  /** How long a claimed delivery is held before another attempt may take it (a crashed worker's). */
+  webhookLeaseMs: number;
+  /** Deliveries in flight at once. */
+  webhookConcurrency: number;
 }
 
 /** Configuration that cannot be used; the message is the one line shown to the operator. */
@@ -538,6 +550,55 @@ export const SETTINGS: readonly Setting[] = [
     parse: int(1024, 1_048_576),
     fallback: 16_384,
   }),
+  s({
+    key: 'webhookTimeoutMs',
+    env: 'WEBHOOK_TIMEOUT_MS',
+    shown: '10000',
+    description: 'how long a webhook receiver has to answer a delivery',
+    parse: int(100, 300_000),
+    fallback: 10_000,
+  }),
+  s({
+    key: 'webhookRetryBaseMs',
+    env: 'WEBHOOK_RETRY_BASE_MS',
+    shown: '5000',
+    description: 'wait before a failed webhook delivery is retried, doubling with each further attempt',
+    parse: int(1, 86_400_000),
+    fallback: 5_000,
+  }),
+  s({
+    key: 'webhookRetryMaxMs',
+    env: 'WEBHOOK_RETRY_MAX_MS',
+    shown: '3600000',
+    description: 'longest wait between two attempts of a webhook delivery',
+    parse: int(1, 86_400_000),
+    fallback: 3_600_000,
+  }),
+  s({
+    key: 'webhookMaxAgeHours',
+    env: 'WEBHOOK_MAX_AGE_HOURS',
+    shown: '24',
+    description: 'age after which a webhook delivery that still fails is marked failed',
+    parse: int(1, 720),
+    fallback: 24,
+  }),
+  s({
+    key: 'webhookLeaseMs',
+    env: 'WEBHOOK_LEASE_MS',
+    shown: '60000',
+    description:
+      'how long a delivery in flight is held; one cut short by a crash is retried after it (more than WEBHOOK_TIMEOUT_MS)',
+    parse: int(1, 86_400_000),
+    fallback: 60_000,
+  }),
+  s({
+    key: 'webhookConcurrency',
+    env: 'WEBHOOK_CONCURRENCY',
+    shown: '8',
+    description: 'webhook deliveries in flight at once',
+    parse: int(1, 256),
+    fallback: 8,
+  }),
 ];
 
 /** Values given on the command line; they win over the environment. */
@@ -578,6 +639,13 @@ export function loadConfig(
   }
   if (config.databaseReadUrl && !config.databaseUrl) {
     throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL (the embedded database has no replicas)');
+  }
+  // A lease shorter than the timeout would let a second attempt start while the first still waits.
+  if (config.webhookLeaseMs <= config.webhookTimeoutMs) {
+    throw new ConfigError(
+      'WEBHOOK_LEASE_MS',
+      `must be more than WEBHOOK_TIMEOUT_MS (${config.webhookTimeoutMs}; got ${config.webhookLeaseMs})`,
+    );
   }
   if (config.nodeRpcUrl) config.nodeRpcUrl = withDefaultPort(config);
   return config;

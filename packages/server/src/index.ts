@@ -30,3 +30,14 @@ export {
 } from './rate-limit/index.js';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 export { SERVER_VERSION } from './version.js';
+export {
+  createWebhookWorker,
+  DEFAULT_SIGNATURE_TOLERANCE_SECONDS,
+  SIGNATURE_HEADER,
+  type SignatureCheck,
+  signWebhookPayload,
+  type VerifyWebhookOptions,
+  verifyWebhookSignature,
+  type WebhookWorker,
+  type WebhookWorkerOptions,
+} from './webhooks/index.js';

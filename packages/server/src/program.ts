@@ -6,6 +6,7 @@ import { registerIndex } from './commands/index.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerStart } from './commands/start.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import { SETTINGS } from './config.js';
 import { SERVER_VERSION } from './version.js';
 
@@ -37,6 +38,7 @@ export function createProgram(ctx: CommandContext = processContext()): Command {
   registerCheck(program, ctx);
   registerMigrate(program, ctx);
   registerKeys(program, ctx);
+  registerWebhooks(program, ctx);
   program.addHelpText('after', environmentHelp());
   for (const command of program.commands) command.addHelpText('after', environmentHelp());
   return program;

@@ -40,6 +40,7 @@ import { createLogger } from './logger.js';
 import { createNodeAdapter, type NodeAdapter } from './node-adapter.js';
 import { connectRedis, type RedisLink } from './redis.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
+import { createWebhookWorker } from './webhooks/worker.js';
 
 /** What a runtime serves; close() releases everything it opened. */
 export interface Runtime {
@@ -371,6 +372,23 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       });
       await refresher.start();
       closers.push(() => refresher.stop());
+    }
+
+    // Webhooks are delivered by the process that writes their outbox (beside the indexer), woken by its commits.
+    if (indexer) {
+      const webhooks = createWebhookWorker({
+        sql,
+        log,
+        timeoutMs: config.webhookTimeoutMs,
+        retryBaseMs: config.webhookRetryBaseMs,
+        retryMaxMs: config.webhookRetryMaxMs,
+        maxAgeMs: config.webhookMaxAgeHours * 3_600_000,
+        leaseMs: config.webhookLeaseMs,
+        concurrency: config.webhookConcurrency,
+      });
+      eventListeners.push(() => webhooks.wake());
+      webhooks.start();
+      closers.push(() => webhooks.stop());
     }
 
     const summary = [

@@ -1,68 +1,21 @@
 import { generateApiKey, isApiKeyId, TIER_NAME } from '@explorer/core';
-import {
-  type ApiKeyListing,
-  insertApiKey,
-  listApiKeys,
-  openDatabase,
-  revokeApiKey,
-  type Sql,
-} from '@explorer/db';
+import { type ApiKeyListing, insertApiKey, listApiKeys, revokeApiKey } from '@explorer/db';
 import type { Command } from 'commander';
-import type { ServerConfig } from '../config.js';
-import { type CommandContext, configOrExit, failed } from './context.js';
+import type { CommandContext } from './context.js';
+import { type DbFlags, shortTime, table, withDatabase } from './database.js';
 
-interface DbFlags {
-  dataDir?: string;
-}
-
-async function withDatabase(
-  ctx: CommandContext,
-  flags: DbFlags,
-  what: string,
-  fn: (sql: Sql, config: ServerConfig) => Promise<number>,
-): Promise<void> {
-  const config = configOrExit(ctx, flags);
-  if (!config) return;
-  let code: number;
-  try {
-    // Applies pending migrations, so `keys create` works on a database no server has started on yet.
-    const sql = await openDatabase({
-      url: config.databaseUrl ?? undefined,
-      dataDir: config.dataDir,
-      connectionTimeoutMs: config.dbConnectTimeoutMs,
-      applicationName: `explorer-server keys ${what}`,
-    });
-    try {
-      code = await fn(sql, config);
-    } finally {
-      await sql.close();
-    }
-  } catch (err) {
-    failed(ctx, `keys ${what}`, err);
-    return;
-  }
-  ctx.exit(code);
-}
-
-function table(rows: ApiKeyListing[]): string[] {
-  const cells = [
+function keyTable(rows: ApiKeyListing[]): string[] {
+  return table([
     ['ID', 'NAME', 'TIER', 'CREATED', 'REVOKED', 'LAST USED'],
     ...rows.map((r) => [
       r.id,
       r.name,
       r.tier,
-      r.createdAt.slice(0, 19).replace('T', ' '),
-      r.revokedAt ? r.revokedAt.slice(0, 19).replace('T', ' ') : '-',
-      r.lastUsedAt ? r.lastUsedAt.slice(0, 19).replace('T', ' ') : 'never',
+      shortTime(r.createdAt),
+      r.revokedAt ? shortTime(r.revokedAt) : '-',
+      r.lastUsedAt ? shortTime(r.lastUsedAt) : 'never',
     ]),
-  ];
-  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells.map((row) =>
-    row
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd(),
-  );
+  ]);
 }
 
 /**
@@ -94,7 +47,7 @@ export function registerKeys(program: Command, ctx: CommandContext): void {
         ctx.exit(2);
         return;
       }
-      await withDatabase(ctx, flags, 'create', async (sql, config) => {
+      await withDatabase(ctx, flags, 'keys create', async (sql, config) => {
         const created = generateApiKey();
         const stored = await insertApiKey(sql, {
           id: created.id,
@@ -132,11 +85,11 @@ export function registerKeys(program: Command, ctx: CommandContext): void {
     .option('--json', 'print one JSON array')
     .option(...dataDir)
     .action(async (flags: DbFlags & { json?: boolean }) => {
-      await withDatabase(ctx, flags, 'list', async (sql) => {
+      await withDatabase(ctx, flags, 'keys list', async (sql) => {
         const rows = await listApiKeys(sql);
         if (flags.json) ctx.stdout(JSON.stringify(rows));
         else if (rows.length === 0) ctx.stdout('no API keys');
-        else for (const line of table(rows)) ctx.stdout(line);
+        else for (const line of keyTable(rows)) ctx.stdout(line);
         return 0;
       });
     });
@@ -152,7 +105,7 @@ export function registerKeys(program: Command, ctx: CommandContext): void {
         ctx.exit(2);
         return;
       }
-      await withDatabase(ctx, flags, 'revoke', async (sql, config) => {
+      await withDatabase(ctx, flags, 'keys revoke', async (sql, config) => {
         const result = await revokeApiKey(sql, id);
         if (result === 'unknown') {
           ctx.stderr(`explorer-server: keys revoke: no key with id ${id}`);
