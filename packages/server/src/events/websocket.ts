@@ -20,7 +20,7 @@ export const WEBSOCKET_PATH = '/v1/ws';
 export const CLOSE_CODES = {
   normal: 1000,
   shutdown: 1001,
-  policy: 1008,
+  tooBig: 1009,
   error: 1011,
   slowConsumer: 4008,
 } as const;

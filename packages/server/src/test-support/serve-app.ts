@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   type Authenticator,
@@ -19,7 +20,7 @@ import { attachClientErrorHandler } from '../client-errors.js';
 export async function serveApp(
   fetch: (req: Request, env: unknown) => Response | Promise<Response>,
   opts: { maxHeaderSize?: number; log?: Logger } = {},
-): Promise<{ url: string; close(): Promise<void> }> {
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
   let server!: ReturnType<typeof serve>;
   const info = await new Promise<AddressInfo>((resolve) => {
     server = serve(
@@ -35,6 +36,7 @@ export async function serveApp(
   if (opts.log) attachClientErrorHandler(server, opts.log, () => fetch);
   return {
     url: `http://127.0.0.1:${info.port}`,
+    server: server as Server,
     close: () =>
       new Promise<void>((resolve) => {
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
