@@ -4,6 +4,7 @@ import { addressRoutes } from './addresses.js';
 import { analyticsRoutes } from './analytics.js';
 import { blockRoutes } from './blocks.js';
 import { docsRoutes } from './docs.js';
+import { feeRoutes } from './fees.js';
 import { labelRoutes } from './labels.js';
 import { marketRoutes } from './market.js';
 import { mempoolRoutes } from './mempool.js';
@@ -24,6 +25,7 @@ const all = [
   ...searchRoutes,
   ...labelRoutes,
   ...mempoolRoutes,
+  ...feeRoutes,
   ...marketRoutes,
 ] as const;
 
