@@ -124,6 +124,39 @@ describe('estimateFees', () => {
     });
   });
 
+  it('answers the worked example of docs/fees.md', () => {
+    // One transaction per rate group; the answer depends only on how many vbytes pay each rate.
+    const groups: [number, number][] = [
+      [60, 400_000],
+      [25.5, 900_000],
+      [12, 3_000_000],
+      [8, 5_500_000],
+      [4.25, 2_000_000],
+      [2, 3_000_000],
+    ];
+    const input = {
+      ...base,
+      txs: groups.map(([rate, vsize]) => tx(rate, vsize)),
+      recentFloors: [1, 1.25, 2.105, 1.5, 3, 1.875, 1, 2.5],
+      minRelayRate: null,
+    };
+    const pearl = estimateFees({ ...input, blockSeconds: 194 });
+    expect(pearl).toMatchObject({
+      nextBlock: 25.5,
+      halfHour: 4.25,
+      hour: 1.688,
+      economy: 1.688,
+      minimum: 1,
+      blockTargets: { halfHour: 10, hour: 19 },
+    });
+    expect(pearl.basis).toMatchObject({ projectedBlocks: 15, recentBlocks: 8, recentFloor: 1.688 });
+    expect(estimateFees({ ...input, blockSeconds: 600 })).toMatchObject({
+      nextBlock: 25.5,
+      halfHour: 12,
+      hour: 8,
+    });
+  });
+
   it('turns ~30 min and ~1 h into blocks from the chain’s interval', () => {
     expect([blocksWithin(1800, 194), blocksWithin(3600, 194)]).toEqual([10, 19]); // Pearl
     expect([blocksWithin(1800, 600), blocksWithin(3600, 600)]).toEqual([3, 6]); // Bitcoin
