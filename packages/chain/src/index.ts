@@ -56,7 +56,9 @@ export {
   readPearlHeader,
 } from './pearl/header.js';
 export {
+  PEARL_MAX_BLOCK_VSIZE,
   PEARL_NETWORKS,
+  PEARL_TARGET_BLOCK_SECONDS,
   type PearlForks,
   type PearlNetwork,
   type PearlNetworkName,

@@ -231,6 +231,7 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
       ['search', '60'],
       ['suggest', '6'],
       ['mempool'],
+      ['fees'],
       ['labels'],
       ['labels', 'pools'],
       ['status'],

@@ -35,6 +35,7 @@ describe('the explorer program', () => {
         'block',
         'blocks',
         'completion',
+        'fees',
         'labels',
         'market',
         'me',

@@ -4,6 +4,7 @@ import { analyticsCommand } from './commands/analytics.js';
 import { blockCommand } from './commands/block.js';
 import { blocksCommand } from './commands/blocks.js';
 import { completionCommand } from './commands/completion.js';
+import { feesCommand } from './commands/fees.js';
 import { labelsCommand } from './commands/labels.js';
 import { marketCommand } from './commands/market.js';
 import { meCommand } from './commands/me.js';
@@ -79,6 +80,7 @@ export function createProgram(io: CliIo): Command {
   searchCommand(program, io);
   suggestCommand(program, io);
   mempoolCommand(program, io);
+  feesCommand(program, io);
   labelsCommand(program, io);
   statusCommand(program, io);
   meCommand(program, io);

@@ -86,6 +86,7 @@ describe('createExplorerClient against the contract fixture', () => {
       search: c.search(String(s.height)),
       suggest: c.suggest(String(s.height).slice(0, 2), { limit: 3 }),
       mempool: c.mempool(),
+      fees: c.fees(),
       knownAddresses: c.knownAddresses(),
       status: c.status(),
       me: c.me(),

@@ -101,6 +101,7 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
     search: (q) => one('search', undefined, { q }),
     suggest: (q, query) => one('suggest', undefined, { ...query, q }),
     mempool: () => one('getMempool'),
+    fees: () => one('getFees'),
     knownAddresses: () => one('listKnownAddresses'),
     status: () => one('getStatus'),
     me: () => one('getMe'),

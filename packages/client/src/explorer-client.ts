@@ -243,10 +243,15 @@ export interface ExplorerClient {
    */
   suggest(q: string, query?: Omit<QueryOf<'suggest'>, 'q'>): Res<'suggest'>;
   /**
-   * The node's mempool summary; 503 when the node cannot answer.
+   * The node's mempool summary, with the fee estimates; 503 when the node cannot answer.
    * @example const { mempool } = await client.mempool()
    */
   mempool(): Res<'getMempool'>;
+  /**
+   * Recommended fee rates (base units per vbyte) for the next block, ~30 min, ~1 h and eventually.
+   * @example const { fees } = await client.fees(); const rate = fees.halfHour
+   */
+  fees(): Res<'getFees'>;
   /**
    * Every labelled address and pool definition.
    * @example const { labels, pools } = await client.knownAddresses()

@@ -59,6 +59,7 @@ export {
   parseSubscription,
   type Subscription,
 } from './events/subscription.js';
+export * from './fees/index.js';
 export { createHandlers, type HandlerInput, type HandlerOutput, type Handlers } from './handlers.js';
 export { type Logger, silentLogger } from './logger.js';
 export type { ChainNode, NodeProbe } from './node.js';
@@ -98,9 +99,16 @@ export {
 } from './route.js';
 export { addressFlowsKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
 export { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
+export { currentFees } from './routes/fees.js';
 export type { OperationId, RouteOf, V1Route } from './routes/index.js';
 export { v1Routes } from './routes/index.js';
 export { DEFAULT_CHART_DAYS } from './routes/market.js';
+export {
+  type MempoolEntry,
+  mempoolEntries,
+  nodeMinFeeRate,
+  summarizeMempool,
+} from './routes/mempool.js';
 export { topMinersKey } from './routes/miners.js';
 export { poolPayoutsKey } from './routes/pools.js';
 export { txInputsKey, txOutputsKey, txsKey } from './routes/transactions.js';

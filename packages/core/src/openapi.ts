@@ -27,7 +27,7 @@ const TAG_DESCRIPTIONS: Record<Tag, string> = {
   Analytics: 'Network, certificate, supply, pool and market-cache figures.',
   Market: 'Cached market data enriched with the chain’s own supply.',
   Search: 'Resolve and suggest heights, hashes, txids, addresses and pools.',
-  Mempool: 'The node’s mempool summary.',
+  Mempool: 'The node’s mempool summary, and recommended fee rates computed from it.',
   Labels: 'Known address and pool labels.',
   Events:
     'Live events: new blocks, reorgs, mempool changes and address activity, pushed as Server-Sent Events.',

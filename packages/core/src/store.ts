@@ -15,7 +15,9 @@ import type {
 import type { Network, PoolAnalytics, Pouw, Supply } from './schemas/analytics.js';
 import type { Block, Certificate, Input, Output } from './schemas/block.js';
 import type { ChainIdentity } from './schemas/chain.js';
+import type { FeeEstimates } from './schemas/events.js';
 import type { DailyBlocks, Miner, PayoutOutput, Pool, PoolShare, PoolWindow } from './schemas/mining.js';
+import type { MempoolSummary } from './schemas/search.js';
 import type { Tx, TxFlow, TxWithCounterparties } from './schemas/tx.js';
 import type { MarketStore } from './store-market.js';
 import type { SearchStore } from './store-search.js';
@@ -46,6 +48,14 @@ export interface IndexerStateInfo {
   updatedAt: string;
   /** The chain the database holds; null before the indexer first asked the node. */
   chain: ChainIdentity | null;
+}
+
+/** The mempool as the indexer's watcher last read it, with the fee estimates it computed then. */
+export interface StoredMempoolState {
+  /** When the node was asked (ISO 8601). */
+  takenAt: string;
+  summary: MempoolSummary;
+  fees: FeeEstimates;
 }
 
 // Records leave out what depends on the moment of the request (confirmations); handlers add it from meta.
@@ -135,4 +145,11 @@ export interface Store extends SearchStore, MarketStore {
   supply(): Promise<Supply>;
   /** Pool share windows and the daily difficulty/hashrate overlay. */
   poolAnalytics(): Promise<PoolAnalytics>;
+  /** The mempool state the indexer's watcher last stored; null before its first reading. */
+  mempoolState(): Promise<StoredMempoolState | null>;
+  /**
+   * The lowest fee rate (base units per vbyte, rounded up to 0.001) each of the last `blocks` indexed blocks
+   * included, newest first; blocks with only a coinbase are left out.
+   */
+  recentBlockFloors(blocks: number): Promise<number[]>;
 }

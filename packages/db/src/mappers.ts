@@ -63,5 +63,8 @@ export function chainIdentity(chain: Record<string, unknown> | null): ChainIdent
     maxSupply: c.maxSupply ?? null,
     certificateForks: c.certificateForks ?? null,
     unsupportedCalls: c.unsupportedCalls ?? [],
+    // Recorded since the fee estimates: a chain an older indexer recorded has neither until it is recorded again.
+    ...(typeof c.blockSeconds === 'number' ? { blockSeconds: c.blockSeconds } : {}),
+    ...(typeof c.maxBlockVsize === 'number' ? { maxBlockVsize: c.maxBlockVsize } : {}),
   };
 }

@@ -21,6 +21,7 @@ import {
   selectLabel,
 } from './queries/addresses.js';
 import { selectBlock, selectBlockRaw, selectBlocks, selectCertificate } from './queries/blocks.js';
+import { readMempoolState, recentBlockFloors } from './queries/mempool-state.js';
 import { blockHashesAt, readIndexerState } from './queries/state.js';
 import {
   type InputQueryRow,
@@ -174,6 +175,8 @@ export function createSqlStore(sql: Sql): Store {
     async ping() {
       await sql.query('SELECT 1', [], 'state.ping');
     },
+    mempoolState: () => readMempoolState(sql),
+    recentBlockFloors: (blocks) => recentBlockFloors(sql, blocks),
     async indexerState(): Promise<IndexerStateInfo> {
       const s = await readIndexerState(sql);
       return {

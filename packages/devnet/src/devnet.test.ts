@@ -350,6 +350,36 @@ describe('a generated Bitcoin Core chain (dialect bitcoin)', () => {
   });
 });
 
+describe('transactions at a chosen fee rate', () => {
+  it('pays ⌈rate × vsize⌉ (or a little more), shows it as the node does, and mines exactly the chosen ones', async () => {
+    const d = createDevnet({ ...small, blocks: 30, coinbaseMaturity: 5, mempoolSize: 0, seed: 'rates' });
+    expect(await d.rpc('getrawmempool')).toEqual([]);
+    const txs = [...d.addTxs(2, { feeRate: 7.5 }), ...d.addTxs(1, { feeRate: 0 })];
+    expect(txs).toHaveLength(3);
+    const verbose = (await d.rpc('getrawmempool', [true])) as Record<string, { vsize: number; fee: number }>;
+    txs.forEach((t, i) => {
+      const rate = i < 2 ? 7.5 : 0;
+      expect(t.fee).toBeGreaterThanOrEqual(Math.ceil(rate * t.vsize));
+      // Only change too small to keep (under 546) goes to the fee on top.
+      expect(t.fee).toBeLessThan(Math.ceil(rate * t.vsize) + 546);
+      expect(verbose[t.txid]).toMatchObject({ vsize: t.vsize, fee: t.fee / 1e8 });
+    });
+    const over = (await d.rpc('devnet_addtxs', [2, 3])) as { txid: string; fee: number; vsize: number }[];
+    expect(over).toHaveLength(2);
+    expect(over[0]!.fee).toBeGreaterThanOrEqual(Math.ceil(3 * over[0]!.vsize));
+    await expect(d.rpc('devnet_addtxs', [1, -1])).rejects.toMatchObject({ code: -8 });
+    expect(() => d.addTxs(1, { feeRate: Number.NaN })).toThrow(RangeError);
+
+    const hash = d.mineTxs([txs[1]!.txid]);
+    const mined = (await d.rpc('getrawtransaction', [txs[1]!.txid, true])) as { blockhash?: string };
+    expect(mined.blockhash).toBe(hash);
+    // This seed's second tx spends nothing unconfirmed: the block took it alone.
+    const left = (await d.rpc('getrawmempool')) as string[];
+    expect([...left].sort()).toEqual([txs[0]!, txs[2]!, ...over].map((t) => t.txid).sort());
+    expect(() => d.mineTxs(['0'.repeat(64)])).toThrow(/not in the mempool/);
+  });
+});
+
 describe('generation cost', () => {
   it('grows about linearly with the number of blocks', () => {
     // CPU time (user + system) of this process rather than wall clock, so time spent descheduled

@@ -7,6 +7,13 @@ import { type ListenOptions, type RpcServerHandle, startRpcServer } from './rpc-
 import { type ReorgOptions, type ReorgResult, reorg } from './scenarios/reorg.js';
 import { type ChainTruth, type ChainTruthData, chainTruth } from './truth.js';
 
+/** A transaction the devnet put in its mempool: fee in base units, size in vbytes. */
+export interface MempoolTx {
+  txid: string;
+  fee: number;
+  vsize: number;
+}
+
 /** A running simulated chain; see docs/devnet.md. */
 export interface Devnet {
   readonly options: Required<DevnetOptions>;
@@ -14,6 +21,19 @@ export interface Devnet {
   tipHash(): string;
   /** Appends n blocks (mempool txs get mined) and returns their hashes. */
   mine(n?: number, opts?: { time?: number }): string[];
+  /**
+   * Puts up to n new transactions in the mempool (fewer when the wallets run out of coins), each paying
+   * `feeRate` base units per vbyte (⌈feeRate × vsize⌉, more when change too small to keep goes to the fee) or a
+   * random rate; returns them as the mempool holds them.
+   * @example const txs = devnet.addTxs(3, { feeRate: 12.5 })
+   */
+  addTxs(n: number, opts?: { feeRate?: number }): MempoolTx[];
+  /**
+   * Mines one block holding exactly these mempool transactions (and the unconfirmed ones they spend); returns
+   * its hash. The mempool keeps the rest.
+   * @example devnet.mineTxs([txid])
+   */
+  mineTxs(txids: readonly string[], opts?: { time?: number }): string;
   /** Replaces the top `depth` blocks with a longer competing branch. */
   reorg(depth: number, opts?: ReorgOptions): ReorgResult;
   /** In-process JSON-RPC dispatch; throws RpcError. */
@@ -46,9 +66,15 @@ export function createDevnet(opts: DevnetOptions = {}): Devnet {
     const { balances: _b, ...rest } = chainTruth(state, node.busyAddresses, node.dialect);
     return rest;
   };
+  const addTxs = (n: number, o: { feeRate?: number } = {}): MempoolTx[] => {
+    if (o.feeRate !== undefined && !(Number.isFinite(o.feeRate) && o.feeRate >= 0))
+      throw new RangeError('feeRate must be a number >= 0');
+    return node.addTxs(n, o.feeRate).map((e) => ({ txid: e.txid, fee: e.fee, vsize: e.vsize }));
+  };
   const ctx: RpcContext = {
     node,
     mine: (n) => mine(n),
+    addTxs: (n, feeRate) => addTxs(n, { feeRate }),
     reorg: (depth, extra) => reorg(node, depth, { extra }),
     truth: truthData,
   };
@@ -58,6 +84,17 @@ export function createDevnet(opts: DevnetOptions = {}): Devnet {
     height: () => state.height,
     tipHash: () => (state.tip() as { hash: string }).hash,
     mine,
+    addTxs,
+    mineTxs(txids, o = {}) {
+      const chosen = new Set(
+        txids.map((txid) => {
+          const e = state.mempoolIndex.get(txid);
+          if (!e) throw new RangeError(`${txid} is not in the mempool`);
+          return e;
+        }),
+      );
+      return node.mineSelected(chosen, o.time).hash;
+    },
     reorg: (depth, o) => reorg(node, depth, o),
     rpc: async (method, params = []) => dispatch(ctx, method, params),
     listen: (o) =>

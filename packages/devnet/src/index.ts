@@ -3,7 +3,7 @@ export { type DialectName, PEARL_DEVNET_HRP } from './chain/dialect.js';
 export type { KnownLabel, PoolDefinition } from './chain/pools.js';
 export { NETWORK } from './chain/script.js';
 export { DEFINITION_FILES } from './definitions.js';
-export { createDevnet, type Devnet } from './devnet.js';
+export { createDevnet, type Devnet, type MempoolTx } from './devnet.js';
 export type { DevnetOptions } from './options.js';
 export { RpcError } from './rpc-error.js';
 export type { ListenOptions, RpcServerHandle } from './rpc-server.js';

@@ -107,11 +107,11 @@ export class DevnetNode {
     return Math.min(MAX_BLOCK_TXS, Math.round(t * (0.3 + 1.4 * this.rng.float())));
   }
 
-  /** Generates up to n new mempool txs. */
-  addTxs(n: number): TxEntry[] {
+  /** Generates up to n new mempool txs, paying `feeRate` base units per vbyte when given. */
+  addTxs(n: number, feeRate?: number): TxEntry[] {
     const out: TxEntry[] = [];
     for (let i = 0; i < n; i++) {
-      const e = this.wallet.makeTx(this.now());
+      const e = this.wallet.makeTx(this.now(), feeRate);
       if (!e) break;
       out.push(e);
     }

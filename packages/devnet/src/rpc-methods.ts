@@ -27,6 +27,7 @@ import type { ChainTruthData } from './truth.js';
 export interface RpcContext {
   node: DevnetNode;
   mine(n: number): string[];
+  addTxs(n: number, feeRate?: number): { txid: string; fee: number; vsize: number }[];
   reorg(depth: number, extra?: number): ReorgResult;
   truth(): ChainTruthData;
 }
@@ -234,6 +235,18 @@ const COMMON: Record<string, Method> = {
     const n = intParam(p, 0, 'generate', 'nblocks', 1);
     if (n < 0 || n > 10_000) throw new RpcError(-8, 'nblocks must be between 0 and 10000');
     return ctx.mine(n);
+  },
+  devnet_addtxs: (p, ctx) => {
+    const n = intParam(p, 0, 'devnet_addtxs', 'count ( feerate )', 1);
+    if (n < 0 || n > 10_000) throw new RpcError(-8, 'count must be between 0 and 10000');
+    const rate = p[1];
+    if (
+      rate !== undefined &&
+      rate !== null &&
+      !(typeof rate === 'number' && Number.isFinite(rate) && rate >= 0)
+    )
+      throw new RpcError(-8, 'feerate must be a number of base units per vbyte, at least 0');
+    return ctx.addTxs(n, typeof rate === 'number' ? rate : undefined);
   },
   devnet_reorg: (p, ctx) => {
     const depth = intParam(p, 0, 'devnet_reorg', 'depth ( extra )', undefined);

@@ -2,10 +2,10 @@ export * from './chains/index.js';
 export {
   createIndexer,
   type Indexer,
+  type IndexerEventOptions,
   IndexerLockedError,
   type IndexerOptions,
   type IndexerState,
-  type IndexerEventOptions,
   type IndexerStatus,
   ReorgTooDeepError,
 } from './indexer.js';
@@ -24,6 +24,14 @@ export {
   toBaseUnits,
 } from './ingest/parse.js';
 export * from './market/index.js';
+export {
+  createMempoolWatcher,
+  MAX_EVENT_TXIDS,
+  type MempoolReading,
+  type MempoolWatcher,
+  type MempoolWatcherOptions,
+  type MempoolWatcherStatus,
+} from './mempool-watcher.js';
 export {
   createNodeClient,
   type NodeClient,

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       dbStatementTimeoutMs: 5000,
       dbConnectTimeoutMs: 5000,
       indexerPollMs: 1000,
+      mempoolPollMs: 2000,
       maxReorgDepth: 100,
       finalityDepth: 100,
       cacheEntries: 10000,

@@ -29,6 +29,8 @@ export interface ServerConfig {
   dbConnectTimeoutMs: number;
   dbPreparedStatements: boolean;
   indexerPollMs: number;
+  /** How often the mempool watcher beside the indexer reads the node's mempool. */
+  mempoolPollMs: number;
   maxReorgDepth: number;
   finalityDepth: number;
   cacheEntries: number;
@@ -340,6 +342,14 @@ export const SETTINGS: readonly Setting[] = [
     description: 'how often the synced indexer asks for a new tip',
     parse: int(10, MAX),
     fallback: 1000,
+  }),
+  s({
+    key: 'mempoolPollMs',
+    env: 'MEMPOOL_POLL_MS',
+    shown: '2000',
+    description: 'how often the indexer reads the node’s mempool (mempool events, fee estimates)',
+    parse: int(100, MAX),
+    fallback: 2000,
   }),
   s({
     key: 'maxReorgDepth',

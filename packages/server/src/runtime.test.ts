@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getJson } from '@explorer/testing';
+import { getJson, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -19,6 +19,7 @@ function config(extra: Record<string, string> = {}) {
     PORT: '0',
     DEVNET_BLOCKS: '30',
     INDEXER_POLL_MS: '50',
+    MEMPOOL_POLL_MS: '100',
     ...extra,
   });
 }
@@ -52,6 +53,12 @@ describe('createRuntime (embedded PGlite + devnet)', () => {
       const status = await fetch(`${url}/v1/status`);
       expect(status.status).toBe(200);
       expect(status.headers.get('x-request-id')).toBeTruthy();
+      // The mempool watcher runs beside the indexer: /v1/fees serves its stored reading of the devnet's mempool.
+      const fees = await waitFor('a stored mempool reading', async () => {
+        const { body } = await getJson(`${url}/v1/fees`);
+        return body?.fees?.basis?.mempoolRead ? body.fees : null;
+      });
+      expect(fees.basis).toMatchObject({ blockSeconds: 194, blockVsize: 1_000_000 });
     } finally {
       await first.close();
     }

@@ -23,6 +23,7 @@ import {
   createIndexer,
   createMarketProvider,
   createMarketRefresher,
+  createMempoolWatcher,
   createNodeClient,
   type Indexer,
   loadDefinitions,
@@ -349,9 +350,10 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         closers.push(() => writeSql.close());
       }
       if (demo && chain) await demo.reconcileWithDevnet(writeSql, chain.devnet, log);
+      const nodeClient = createNodeClient({ url: nodeUrl, tlsCa });
       const started = createIndexer({
         sql: writeSql,
-        node: createNodeClient({ url: nodeUrl, tlsCa }),
+        node: nodeClient,
         chain: { chain: config.chain, network: config.chainNetwork },
         definitions,
         log,
@@ -362,6 +364,17 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       await started.start();
       indexer = started;
       closers.push(() => started.stop());
+      // The mempool's writer runs beside the chain's: one process records mempool events and fee estimates.
+      const watcher = createMempoolWatcher({
+        sql: writeSql,
+        node: nodeClient,
+        chain: { chain: config.chain, network: config.chainNetwork },
+        log,
+        pollMs: config.mempoolPollMs,
+        onEvents: publishEvents,
+      });
+      await watcher.start();
+      closers.push(() => watcher.stop());
       // Market data is refreshed beside the indexer, off the request path; API replicas only read it.
       const refresher = createMarketRefresher({
         sql: writeSql,

@@ -1,3 +1,11 @@
+/** Seconds pearld aims to put between blocks on every network (difficulty is retargeted every block toward it). */
+export const PEARL_TARGET_BLOCK_SECONDS = 194;
+/**
+ * Virtual bytes a Pearl block may hold: blockchain.MaxBlockVsize, 1,000,000 (MaxBlockPayload 4,000,000 is it times
+ * the witness scale factor 4); the certificate is outside it.
+ */
+export const PEARL_MAX_BLOCK_VSIZE = 1_000_000;
+
 /** The networks pearld knows (its `getblockchaininfo.chain` names). */
 export type PearlNetworkName = 'mainnet' | 'testnet' | 'testnet2' | 'regtest' | 'simnet' | 'signet';
 

@@ -21,7 +21,12 @@ import {
   PEARL_INCOMPLETE_HEADER_SIZE,
   readPearlHeader,
 } from './header.js';
-import { PEARL_NETWORKS, type PearlNetworkName } from './params.js';
+import {
+  PEARL_MAX_BLOCK_VSIZE,
+  PEARL_NETWORKS,
+  PEARL_TARGET_BLOCK_SECONDS,
+  type PearlNetworkName,
+} from './params.js';
 import { renderPearlBlock, renderPearlHeader, renderPearlTx } from './render.js';
 import { pearlAddressScript, pearlScriptAddress, pearlScriptType } from './script.js';
 
@@ -414,6 +419,10 @@ describe('certificates', () => {
     expect(MAX_BLOCK_PAYLOAD).toBe(s.MaxBlockPayload);
     expect(MAX_HEADERS_PER_MESSAGE).toBe(s.MaxBlockHeadersPerMsg);
     expect(PEARL_HEADER_SIZE).toBe(s.MaxBlockHeaderPayload);
+    // The vectors state the block's virtual size limit in words: MaxBlockVsize × witness scale = MaxBlockPayload.
+    const limits = V['5_subsidy_and_limits'] as { MaxBlockVsize: string };
+    expect(limits.MaxBlockVsize).toMatch(/^1,000,000 vbytes/);
+    expect(PEARL_MAX_BLOCK_VSIZE * 4).toBe(MAX_BLOCK_PAYLOAD);
   });
 });
 
@@ -471,7 +480,8 @@ describe('emission', () => {
   it('every listed subsidy, exactly', () => {
     expect(PEARL_TOTAL_SUPPLY).toBe(BigInt(s.totalSupply_grains));
     expect(PEARL_EMISSION_CONSTANT).toBe(BigInt(s.E));
-    expect(BigInt(4 * 365 * 24 * 60 * 60) / 194n).toBe(PEARL_EMISSION_CONSTANT);
+    // E is four years of blocks at the target spacing.
+    expect(BigInt(4 * 365 * 24 * 60 * 60) / BigInt(PEARL_TARGET_BLOCK_SECONDS)).toBe(PEARL_EMISSION_CONSTANT);
     for (const [h, grains] of Object.entries<number>(s.pairs_computed_grains)) {
       expect(pearlSubsidy(Number(h)), `height ${h}`).toBe(BigInt(grains));
     }

@@ -5,6 +5,7 @@ import { analyticsRoutes } from './analytics.js';
 import { blockRoutes } from './blocks.js';
 import { docsRoutes } from './docs.js';
 import { eventRoutes } from './events.js';
+import { feeRoutes } from './fees.js';
 import { labelRoutes } from './labels.js';
 import { marketRoutes } from './market.js';
 import { mempoolRoutes } from './mempool.js';
@@ -25,6 +26,7 @@ const all = [
   ...searchRoutes,
   ...labelRoutes,
   ...mempoolRoutes,
+  ...feeRoutes,
   ...marketRoutes,
   ...eventRoutes,
 ] as const;

@@ -1,6 +1,8 @@
 import { ServiceUnavailableError } from '../errors.js';
 import { defineRoute } from '../route.js';
+import { FeeEstimatesSchema } from '../schemas/events.js';
 import { type MempoolSummary, MempoolSummarySchema } from '../schemas/search.js';
+import { currentFees } from './fees.js';
 
 /** How long one mempool summary is reused, in milliseconds. */
 export const MEMPOOL_CACHE_MS = 2_000;
@@ -11,9 +13,43 @@ const MEMPOOL_UNAVAILABLE = 'the chain node is unreachable; mempool data is unav
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const coinsToUnits = (coins: number) => Math.round(coins * 1e8);
 
+/** One entry of `getrawmempool true`: fee in base units, virtual size in vbytes. */
+export interface MempoolEntry {
+  txid: string;
+  fee: number;
+  vsize: number;
+}
+
+/**
+ * The entries of a `getrawmempool true` answer, in the node's order: the fee from `fees.base` (Core ≥ 0.19) or
+ * `fee` (older Core, pearld), in coins, as base units; the size from `vsize`, else `size`.
+ */
+export function mempoolEntries(verbose: unknown): MempoolEntry[] {
+  const entries = Object.entries((verbose ?? {}) as Record<string, Record<string, unknown> | null>);
+  return entries.map(([txid, e]) => {
+    const fees = e?.fees as Record<string, unknown> | undefined;
+    return {
+      txid,
+      fee: coinsToUnits(num(fees?.base) ?? num(e?.fee) ?? 0),
+      vsize: Math.round(num(e?.vsize) ?? num(e?.size) ?? 0),
+    };
+  });
+}
+
+/**
+ * The node's minimum relay fee rate from `getmempoolinfo`, base units per vbyte: `mempoolminfee` (which rises
+ * when the mempool is full), else `minrelaytxfee`; null when it reports neither (pearld).
+ */
+export function nodeMinFeeRate(info: unknown): number | null {
+  const i = (info ?? {}) as Record<string, unknown>;
+  const minFee = num(i.mempoolminfee) ?? num(i.minrelaytxfee);
+  // In coins per 1,000 vbytes.
+  return minFee === null ? null : coinsToUnits(minFee) / 1000;
+}
+
 /** Summarises `getmempoolinfo` and `getrawmempool true` (fees as `fees.base`, Core ≥ 0.19, or `fee`). */
 export function summarizeMempool(info: unknown, verbose: unknown, now: number): MempoolSummary {
-  const entries = Object.entries((verbose ?? {}) as Record<string, Record<string, unknown> | null>);
+  const entries = mempoolEntries(verbose);
   const buckets = FEE_RATE_EDGES.map((min, i) => ({
     minFeeRate: min,
     maxFeeRate: FEE_RATE_EDGES[i + 1] ?? null,
@@ -23,10 +59,7 @@ export function summarizeMempool(info: unknown, verbose: unknown, now: number): 
   let bytes = 0;
   let totalFee = 0;
   const rated: { txid: string; rate: number }[] = [];
-  for (const [txid, e] of entries) {
-    const fees = e?.fees as Record<string, unknown> | undefined;
-    const fee = coinsToUnits(num(fees?.base) ?? num(e?.fee) ?? 0);
-    const vsize = Math.round(num(e?.vsize) ?? num(e?.size) ?? 0);
+  for (const { txid, fee, vsize } of entries) {
     const rate = vsize > 0 ? fee / vsize : 0;
     bytes += vsize;
     totalFee += fee;
@@ -38,16 +71,13 @@ export function summarizeMempool(info: unknown, verbose: unknown, now: number): 
     rated.push({ txid, rate });
   }
   rated.sort((a, b) => b.rate - a.rate || (a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : 0));
-  const i = (info ?? {}) as Record<string, unknown>;
-  const usage = num(i.usage);
-  const minFee = num(i.mempoolminfee) ?? num(i.minrelaytxfee) ?? 0;
+  const usage = num(((info ?? {}) as Record<string, unknown>).usage);
   return {
     count: entries.length,
     bytes,
     ...(usage !== null ? { usage: Math.round(usage) } : {}),
     totalFee: String(totalFee),
-    // mempoolminfee is in coins per 1,000 vbytes.
-    minFeeRate: coinsToUnits(minFee) / 1000,
+    minFeeRate: nodeMinFeeRate(info) ?? 0,
     feeRateBuckets: buckets,
     sampleTxids: rated
       .filter((r) => /^[0-9a-f]{64}$/.test(r.txid))
@@ -65,8 +95,11 @@ export const mempoolRoutes = [
     tag: 'Mempool',
     summary: 'Mempool summary',
     description:
-      'Asked from the chain node (reused for 2 s): count, virtual size, total fee, minimum fee rate, a fee-rate histogram and the 10 highest-fee-rate txids. 503 when the node cannot answer.',
-    response: { mempool: MempoolSummarySchema },
+      'Asked from the chain node (reused for 2 s): count, virtual size, total fee, minimum fee rate, a fee-rate histogram and the 10 highest-fee-rate txids; with the fee estimates of /v1/fees. 503 when the node cannot answer.',
+    response: {
+      mempool: MempoolSummarySchema,
+      fees: FeeEstimatesSchema.describe('Recommended fee rates, as /v1/fees serves them.'),
+    },
     async handler(ctx) {
       if (ctx.node === null) throw new ServiceUnavailableError(MEMPOOL_UNAVAILABLE);
       const node = ctx.node;
@@ -88,7 +121,7 @@ export const mempoolRoutes = [
         .catch(() => {
           throw new ServiceUnavailableError(MEMPOOL_UNAVAILABLE);
         });
-      return { body: { mempool } };
+      return { body: { mempool, fees: await currentFees(ctx.store, now) } };
     },
   }),
 ] as const;

@@ -31,6 +31,12 @@ export const ChainSchema = z
         'Heights from which each certificate version is required (moe: v2, saltedSeed: v3, fp8: v4, fp16: v5), where the network’s parameters are known.',
       ),
     unsupportedCalls: z.array(z.string()).describe('JSON-RPC calls the node does not answer.'),
+    blockSeconds: Count.optional().describe(
+      'Seconds the chain aims to put between blocks (Pearl 194, Bitcoin 600, Litecoin 150); absent when an older indexer recorded the chain.',
+    ),
+    maxBlockVsize: Count.optional().describe(
+      'Virtual bytes one block may hold; absent when an older indexer recorded the chain.',
+    ),
   })
   .meta({ id: 'Chain' });
 

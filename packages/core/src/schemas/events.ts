@@ -12,31 +12,55 @@ export const EventTopicSchema = z.enum(EVENT_TOPICS).meta({ id: 'EventTopic' });
 /** A kind of live event. */
 export type EventTopic = z.infer<typeof EventTopicSchema>;
 
+/** A fee rate, base units per virtual byte, rounded up to 0.001. */
+const FeeRate = z.number().min(0);
+
 /** Recommended fee rates, base units per virtual byte (see docs/fees.md for the method). */
 export const FeeEstimatesSchema = z
   .object({
-    nextBlock: z.number().min(0).describe('To be included in the next block.'),
-    halfHour: z.number().min(0).describe('Within about 30 minutes.'),
-    hour: z.number().min(0).describe('Within about an hour.'),
-    economy: z.number().min(0).describe('Eventually: the lowest rate recent blocks still included.'),
-    minimum: z.number().min(0).describe('The node’s minimum relay fee rate.'),
+    nextBlock: FeeRate.describe(
+      'To be included in the next block: the lowest fee rate of the first projected block when the mempool fills it, else `economy`.',
+    ),
+    halfHour: FeeRate.describe(
+      'Within about 30 minutes: the lowest fee rate of projected block `blockTargets.halfHour` when the mempool fills that many blocks, else `economy`.',
+    ),
+    hour: FeeRate.describe(
+      'Within about an hour: the lowest fee rate of projected block `blockTargets.hour` when the mempool fills that many blocks, else `economy`.',
+    ),
+    economy: FeeRate.describe(
+      'Eventually: the median of the lowest fee rates recent blocks included, never below `minimum`.',
+    ),
+    minimum: FeeRate.describe(
+      'The node’s minimum relay fee rate (1 when the node does not report one, the default of Bitcoin Core and of pearld).',
+    ),
     blockTargets: z
       .object({ halfHour: Count, hour: Count })
-      .describe('Blocks the ~30 min and ~1 h targets stand for, from the chain’s block interval.'),
+      .describe(
+        'Blocks the ~30 min and ~1 h targets stand for: ⌈1800 ÷ blockSeconds⌉ and ⌈3600 ÷ blockSeconds⌉.',
+      ),
     basis: z
       .object({
+        mempoolRead: z
+          .boolean()
+          .describe(
+            'False when no mempool reading is stored yet (no indexer has read the node): the estimate stands on recent blocks alone.',
+          ),
         mempoolTxs: Count.describe('Mempool transactions the estimate read.'),
         mempoolVsize: Count.describe('Their virtual size.'),
-        blockVsize: Count.describe('Virtual size one block holds.'),
-        recentBlocks: Count.describe('Recent blocks whose lowest included fee rate was read.'),
-        recentFloor: z
-          .number()
-          .min(0)
-          .nullable()
-          .describe('Median of those blocks’ lowest included fee rates; null without any.'),
+        blockVsize: Count.describe('Virtual size one projected block holds (the chain’s block limit).'),
+        blockSeconds: Count.describe('The chain’s target seconds between blocks.'),
+        projectedBlocks: Count.describe('Blocks the mempool fills, the last one possibly in part.'),
+        recentBlocks: Count.describe(
+          'Recent blocks whose lowest included fee rate was read (blocks with only a coinbase are left out).',
+        ),
+        recentFloor: FeeRate.nullable().describe(
+          'Median of those blocks’ lowest included fee rates; null without any.',
+        ),
       })
       .describe('What the estimate was computed from.'),
-    updatedAt: z.string().describe('When the mempool was read (ISO 8601).'),
+    updatedAt: z
+      .string()
+      .describe('When the mempool was read (ISO 8601); the moment of the request without a reading.'),
   })
   .meta({ id: 'FeeEstimates' });
 

@@ -35,17 +35,19 @@ export async function readMempoolState(sql: Sql): Promise<MempoolState | null> {
 }
 
 /**
- * The lowest fee rate (base units per vbyte) each of the last `blocks` indexed blocks included, newest first;
- * blocks with no transaction besides the coinbase are left out.
+ * The lowest fee rate (base units per vbyte) each of the last `blocks` indexed blocks included, newest first,
+ * each rounded up to 0.001 exactly (fee × 1000 ÷ vsize in numeric, then up to an integer); blocks with no
+ * transaction besides the coinbase are left out.
  */
 export async function recentBlockFloors(sql: Sql, blocks: number): Promise<number[]> {
-  const rows = await sql.query<{ rate: number | string }>(
-    `SELECT min(t.fee::float8 / greatest(t.vsize, 1)) AS rate
+  const rows = await sql.query<{ milli: number | string }>(
+    `SELECT min(ceil(t.fee::numeric * 1000 / t.vsize))::int8 AS milli
      FROM txs t
-     WHERE t.block_height > (SELECT coalesce(max(height), -1) FROM blocks) - $1 AND NOT t.is_coinbase
+     WHERE t.block_height > (SELECT coalesce(max(height), -1) FROM blocks) - $1
+       AND NOT t.is_coinbase AND t.vsize > 0
      GROUP BY t.block_height ORDER BY t.block_height DESC`,
     [blocks],
     'mempool.block-floors',
   );
-  return rows.map((r) => Number(r.rate));
+  return rows.map((r) => Number(r.milli) / 1000);
 }

@@ -82,8 +82,11 @@ export class Wallet {
   /** True for outputs paying a labelled burn address. */
   isBurn = (s: Buffer): boolean => this.cfg.burnScripts.some((b) => b.equals(s));
 
-  /** Builds one new tx and accepts it into the mempool; undefined when no suitable coins exist. */
-  makeTx(time: number): TxEntry | undefined {
+  /**
+   * Builds one new tx and accepts it into the mempool; undefined when no suitable coins exist. With `feeRate`
+   * (base units per vbyte) its fee is ⌈feeRate × vsize⌉, plus any change too small to keep; else a random rate.
+   */
+  makeTx(time: number, feeRate?: number): TxEntry | undefined {
     const w = [...BASE_WEIGHTS];
     // Pearl's consensus accepts no nonstandard outputs.
     if (!this.dialect.nonstandardOutputs) w[KINDS.indexOf('nonstandard')] = 0;
@@ -95,13 +98,13 @@ export class Wallet {
     }
     for (let attempt = 0; attempt < 4; attempt++) {
       const kind = KINDS[this.rng.weighted(w)] as Kind;
-      const e = this.build(kind, time);
+      const e = this.build(kind, time, feeRate);
       if (e) return e;
     }
     return undefined;
   }
 
-  private build(kind: Kind, time: number): TxEntry | undefined {
+  private build(kind: Kind, time: number, feeRate?: number): TxEntry | undefined {
     const rng = this.rng;
     const busyIndex = rng.weighted(this.cfg.busyIds.map((_, i) => 1 / (i + 1)));
     const busyId = this.cfg.busyIds[busyIndex];
@@ -152,7 +155,8 @@ export class Wallet {
         break;
       }
       case 'withdrawal': {
-        if (busyId === undefined || !take(busyIndex + 1, rng.range(1, 2))) return this.build('deposit', time);
+        if (busyId === undefined || !take(busyIndex + 1, rng.range(1, 2)))
+          return this.build('deposit', time, feeRate);
         const payees = rng.range(1, 4);
         for (let i = 0; i < payees; i++) outs.push(this.pay(this.payee()));
         changeKey = busyId;
@@ -180,7 +184,7 @@ export class Wallet {
         break;
       }
     }
-    const e = this.finish(inputs, outs, changeKey, kind, time);
+    const e = this.finish(inputs, outs, changeKey, kind, time, feeRate);
     if (!e) {
       for (const c of inputs) this.state.poolReturn(c);
       inputs = [];
@@ -229,6 +233,7 @@ export class Wallet {
     changeKey: number | undefined,
     kind: Kind,
     time: number,
+    feeRate?: number,
   ): TxEntry | undefined {
     const rng = this.rng;
     const height = this.state.height;
@@ -254,7 +259,9 @@ export class Wallet {
       outputs: all.map((o) => ({ value: BigInt(o.value), script: o.script })),
       locktime: antiSnipe ? Math.max(0, height) : 0,
     };
-    const rate = this.feeRate();
+    // The random draw happens either way, so choosing a rate does not change what the chain does afterwards.
+    const drawn = this.feeRate();
+    const rate = feeRate ?? drawn;
     const fee0 = Math.ceil(rate * txSizes(tx).vsize);
     const avail = inValue - fee0;
     const payable = outs.filter((o) => o.script[0] !== 0x6a && (o.key !== undefined || kind === 'burnaddr'));

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePearlBlock, PEARL_NETWORKS, pearlSubsidy } from '@explorer/chain';
-import type { Logger } from '@explorer/core';
+import { type Logger, silentLogger } from '@explorer/core';
 import { checkInvariants, readIndexerState } from '@explorer/db';
 import { createDevnet, type Devnet } from '@explorer/devnet';
 import { pearlVectors } from '@explorer/test-vectors';
@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from '../indexer.js';
 import { createNodeClient, type NodeClient, NodeUnavailableError } from '../node-client.js';
 import { createDefinitions, parseLabels, parsePools } from '../pools.js';
+import { bitcoinProfile } from './bitcoin.js';
 import { defaultRpcPort, detectChain } from './detect.js';
+import { pearlProfile } from './pearl.js';
 import { ChainProfileError } from './profile.js';
 
 const VECTORS = pearlVectors;
@@ -84,6 +86,50 @@ describe('chain detection', () => {
       expect(p.info.genesisHash).toBe(await d.rpc('getblockhash', [0]));
       if (dialect === 'pearl')
         expect(p.info).toMatchObject({ network: 'regtest', knownGenesis: false, certificateForks: null });
+    }
+  });
+
+  it('knows each chain’s block interval and size: Pearl 194 s, Bitcoin 600 s, Litecoin 150 s, 1,000,000 vB', () => {
+    const pearl = {
+      network: PEARL_NETWORKS.mainnet,
+      genesisHash: 'x',
+      knownGenesis: true,
+      log: silentLogger,
+    };
+    expect(pearlProfile(pearl).info).toMatchObject({ blockSeconds: 194, maxBlockVsize: 1_000_000 });
+    const litecoin = '12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2';
+    expect(bitcoinProfile(litecoin, 'main').info).toMatchObject({
+      blockSeconds: 150,
+      maxBlockVsize: 1_000_000,
+    });
+    expect(bitcoinProfile('0'.repeat(64), 'main').info).toMatchObject({
+      blockSeconds: 600,
+      maxBlockVsize: 1_000_000,
+    });
+  });
+
+  it('fetches mempool transactions as each profile decodes them; one the node no longer has is null', async () => {
+    for (const dialect of ['pearl', 'bitcoin'] as const) {
+      const d = createDevnet({ dialect, blocks: 20, coinbaseMaturity: 5, mempoolSize: 0, seed: 'fetch-txs' });
+      const server = await d.listen({ port: 0 });
+      try {
+        const node = createNodeClient({ url: server.url, attempts: 1 });
+        const p = await detectChain(node);
+        const [a, b] = d.addTxs(2, { feeRate: 2 });
+        const got = await p.fetchTxs(node, [a!.txid, '0'.repeat(64), b!.txid]);
+        expect(got.map((t) => t?.txid ?? null)).toEqual([a!.txid, null, b!.txid]);
+        expect(got[0]).toMatchObject({ vsize: a!.vsize, isCoinbase: false });
+        // What the node itself renders of the transaction.
+        const shown = await node.call<any>('getrawtransaction', [a!.txid, true]);
+        expect(got[0]!.outputs.map((o) => [o.address, o.value])).toEqual(
+          shown.vout.map((o: any) => [o.scriptPubKey.address ?? null, BigInt(Math.round(o.value * 1e8))]),
+        );
+        expect(got[0]!.inputs.map((i) => [i.prevTxid, i.prevVout])).toEqual(
+          shown.vin.map((v: any) => [v.txid, v.vout]),
+        );
+      } finally {
+        await server.close();
+      }
     }
   });
 

@@ -7,9 +7,12 @@ import {
   DecodeError,
   decodeDensePublicData,
   decodePearlBlock,
+  decodeTx,
   isCoinbaseInput,
   isMoePublicData,
   PEARL_EMISSION_FORMULA,
+  PEARL_MAX_BLOCK_VSIZE,
+  PEARL_TARGET_BLOCK_SECONDS,
   PEARL_TOTAL_SUPPLY,
   type PearlNetwork,
   pearlScriptAddress,
@@ -22,6 +25,7 @@ import {
 import type { Logger } from '@explorer/core';
 import { MalformedBlockError } from '../ingest/errors.js';
 import type { CertificateConfig, ParsedBlock, ParsedCertificate, ParsedTx } from '../ingest/parse.js';
+import { fetchEachTx } from './fetch-txs.js';
 import type { ChainInfo, ChainProfile } from './profile.js';
 
 /** The calls pearld does not answer (absent, or "Command unimplemented"). */
@@ -166,6 +170,8 @@ export function pearlProfile(opts: {
     maxSupply: PEARL_TOTAL_SUPPLY.toString(),
     certificateForks: opts.knownGenesis ? { ...network.forks } : null,
     unsupportedCalls: PEARLD_UNSUPPORTED_CALLS,
+    blockSeconds: PEARL_TARGET_BLOCK_SECONDS,
+    maxBlockVsize: PEARL_MAX_BLOCK_VSIZE,
   };
 
   function toParsed(bytes: Buffer, height: number, hash: string, prevHash: string | null): ParsedBlock {
@@ -228,5 +234,18 @@ export function pearlProfile(opts: {
       });
     },
     checkpoint: (height) => checkpoints.get(height),
+    // Read as bytes, like blocks, and decoded here: the same parsing serves both.
+    fetchTxs: (node, txids) =>
+      fetchEachTx<unknown, ParsedTx>(node, txids, 'getrawtransaction', [false], (x, txid) => {
+        const bytes = typeof x === 'string' ? Buffer.from(x, 'hex') : Buffer.alloc(0);
+        if (typeof x !== 'string' || bytes.length === 0 || bytes.length * 2 !== x.length) return null;
+        try {
+          const tx = decodeTx(bytes);
+          return tx.txid === txid ? parseTx(tx, -1, network.hrp) : null;
+        } catch (err) {
+          if (err instanceof DecodeError) return null;
+          throw err;
+        }
+      }),
   };
 }

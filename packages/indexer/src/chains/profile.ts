@@ -1,4 +1,4 @@
-import type { ParsedBlock } from '../ingest/parse.js';
+import type { ParsedBlock, ParsedTx } from '../ingest/parse.js';
 import type { NodeClient } from '../node-client.js';
 
 /** The chain families the indexer reads. */
@@ -22,6 +22,10 @@ export interface ChainInfo {
   certificateForks: Record<string, number | null> | null;
   /** JSON-RPC calls the node does not answer, so nothing above the indexer asks it for them. */
   unsupportedCalls: string[];
+  /** Seconds the chain aims to put between blocks (fee estimates turn ~30 min and ~1 h into blocks with it). */
+  blockSeconds: number;
+  /** Virtual bytes one block may hold (fee estimates fill projected blocks of this size). */
+  maxBlockVsize: number;
 }
 
 /** How the indexer reads one chain family: fetching and decoding blocks, its emission, its checkpoints. */
@@ -39,6 +43,11 @@ export interface ChainProfile {
   ): Promise<ParsedBlock[]>;
   /** The hash a checkpoint pins at this height, if any. */
   checkpoint(height: number): string | undefined;
+  /**
+   * Fetches and decodes transactions by txid (the mempool's: a confirmed one needs the node's tx index), in
+   * order; null for one the node no longer has.
+   */
+  fetchTxs(node: NodeClient, txids: readonly string[]): Promise<(ParsedTx | null)[]>;
 }
 
 /** The node serves a chain the database does not hold, or not the one CHAIN names. */

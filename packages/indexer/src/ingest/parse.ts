@@ -123,6 +123,16 @@ export function outputAddress(spk: Record<string, unknown> | undefined): string 
   return null;
 }
 
+/**
+ * Reads one transaction as Core's JSON-RPC renders it (`getblock <hash> 2`, `getrawtransaction <txid> true`);
+ * `index` is its place in its block (-1 outside one).
+ * @throws MalformedBlockError when it has no valid txid.
+ */
+export function parseTxJson(tx: unknown, index: number): ParsedTx {
+  if (!tx || typeof tx !== 'object') throw new MalformedBlockError(`transaction ${index} is not an object`);
+  return parseTx(tx as Record<string, unknown>, index);
+}
+
 function parseTx(t: Record<string, unknown>, index: number): ParsedTx {
   const txid = str(t.txid);
   if (txid?.length !== 64 || !HEX.test(txid))

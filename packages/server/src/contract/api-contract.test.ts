@@ -174,6 +174,11 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
     ],
     listKnownAddresses: [{ path: '/v1/known-addresses', status: 200 }],
     getMempool: [{ path: '/v1/mempool', status: 200 }],
+    // No mempool watcher runs in this fixture: the estimate from recent blocks alone.
+    getFees: [
+      { path: '/v1/fees', status: 200 },
+      { path: '/v1/fees?nope=1', status: 400 },
+    ],
     // No refresher runs in this fixture: nothing is stored yet, which the contract answers with 503.
     getMarket: [{ path: '/v1/market', status: 503 }],
     getMarketChart: [
