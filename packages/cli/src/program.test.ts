@@ -48,6 +48,10 @@ describe('the explorer program', () => {
         'suggest',
         'tx',
         'txs',
+        'watch address',
+        'watch blocks',
+        'watch mempool',
+        'watch reorgs',
       ].sort(),
     );
   });
