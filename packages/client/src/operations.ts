@@ -10,18 +10,22 @@ export interface OperationInfo<K extends OperationId = OperationId> {
   list?: true;
   /** Served as is, without the envelope (the OpenAPI document). */
   raw?: true;
+  /** A stream of Server-Sent Events (`/v1/events`), not one JSON body. */
+  stream?: true;
 }
 
 const op = <K extends OperationId>(
   path: string,
   members: readonly MemberOf<K>[],
-  kind?: 'list' | 'raw',
+  kind?: 'list' | 'raw' | 'stream',
 ): OperationInfo<K> =>
   kind === 'list'
     ? { path, members, list: true }
     : kind === 'raw'
       ? { path, members, raw: true }
-      : { path, members };
+      : kind === 'stream'
+        ? { path, members, stream: true }
+        : { path, members };
 
 const B = '/v1/blocks/{heightOrHash}';
 const T = '/v1/txs/{txid}';
@@ -74,4 +78,5 @@ export const operations: { [K in OperationId]: OperationInfo<K> } = {
   getMarket: op('/v1/market', ['market']),
   getMarketChart: op('/v1/market/chart', ['chart']),
   getMarketAnalytics: op('/v1/analytics/market', ['market']),
+  getEvents: op('/v1/events', [], 'stream'),
 };

@@ -5,6 +5,7 @@ export {
   type Authenticator,
   createExplorerApi,
   defaultApiConfig,
+  type EventAdmission,
   type ExplorerApi,
   type HandleOptions,
   type HeaderRecord,
@@ -40,6 +41,18 @@ export {
   toApiError,
   UnauthorizedError,
 } from './errors.js';
+export {
+  DEFAULT_EVENT_LIMITS,
+  type EventCloseCode,
+  type EventFeed,
+  type EventFeedHealth,
+  type EventLimits,
+  type EventSink,
+  type EventSubscriptionHandle,
+  type SubscribeRequest,
+  subscriberBucket,
+} from './events/feed.js';
+export { eventStream, sseFrame } from './events/sse.js';
 export {
   DEFAULT_TOPICS,
   eventFor,

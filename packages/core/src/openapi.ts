@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorEnvelopeSchema, successEnvelope } from './envelope.js';
 import type { AnyRoute, Tag } from './route.js';
 import { TAGS } from './route.js';
+import { ChainEventSchema } from './schemas/events.js';
 
 /** An OpenAPI 3.1 document (kept loose: it is generated, then validated by tests). */
 export type OpenApiDocument = Record<string, unknown> & { openapi: '3.1.0'; paths: Record<string, unknown> };
@@ -28,6 +29,8 @@ const TAG_DESCRIPTIONS: Record<Tag, string> = {
   Search: 'Resolve and suggest heights, hashes, txids, addresses and pools.',
   Mempool: 'The node’s mempool summary.',
   Labels: 'Known address and pool labels.',
+  Events:
+    'Live events: new blocks, reorgs, mempool changes and address activity, pushed as Server-Sent Events.',
 };
 
 const RATE_HEADERS = {
@@ -164,7 +167,11 @@ export function buildOpenApiDocument(
   for (const route of routes) {
     const success = route.raw
       ? { type: 'object', description: 'An OpenAPI 3.1 document.', additionalProperties: true }
-      : collect(successEnvelope(route.response, route.list === true));
+      : route.stream
+        ? { type: 'string', description: route.stream.description }
+        : collect(successEnvelope(route.response, route.list === true));
+    // A stream's events are described by their own schema, so clients can generate types for them.
+    if (route.stream) collect(ChainEventSchema);
     const statuses = [400, 401, ...(route.notFound ? [404] : []), 429, 500, 503];
     paths[route.path] = {
       get: {
@@ -178,7 +185,7 @@ export function buildOpenApiDocument(
           200: {
             description: 'Success.',
             headers: RATE_HEADERS,
-            content: { 'application/json': { schema: success } },
+            content: { [route.stream?.contentType ?? 'application/json']: { schema: success } },
           },
           ...Object.fromEntries(statuses.map((s) => [String(s), errorResponse(s)])),
         },

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Meta, Pagination } from './envelope.js';
+import type { EventFeed, EventLimits } from './events/feed.js';
 import type { ChainNode } from './node.js';
 import type { Store, TipInfo } from './store.js';
 
@@ -17,6 +18,7 @@ export const TAGS = [
   'Search',
   'Mempool',
   'Labels',
+  'Events',
 ] as const;
 
 /** One of the API's tags. */
@@ -57,6 +59,8 @@ export interface ApiConfig {
   corsOrigin: string;
   /** Moment the API started (for uptime). */
   startedAt: number;
+  /** Limits on live event subscriptions (`/v1/events`, the WebSocket). */
+  events: EventLimits;
 }
 
 /** What every handler can read. */
@@ -79,6 +83,12 @@ export interface RouteContext<P, Q> {
   now: number;
   /** The OpenAPI document of this API. */
   openapi(): Record<string, unknown>;
+  /** The request's headers. */
+  headers: Headers;
+  /** The client's address, as the host found it (null when unknown). */
+  clientAddress: string | null;
+  /** The live event feed; null where this process serves none. */
+  events: EventFeed | null;
   /**
    * Loads data through the in-process cache: a value is kept once `isFinal` says it concerns blocks past the
    * finality depth (so it can no longer change), and until then shared like {@link memoAtTip}; a hit sets
@@ -115,6 +125,8 @@ export interface RouteResult<B> {
   pagination?: Pagination;
   /** The whole body can never change again (raw JSON, certificates…): HTTP caches may keep it forever. */
   immutable?: boolean;
+  /** A stream route's body: sent as it is, with the route's content type, instead of the envelope. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : Record<string, never>;
@@ -143,6 +155,11 @@ export interface RouteDefinition<
   notFound?: boolean;
   /** The body is served as is, without the envelope (only the OpenAPI document itself). */
   raw?: boolean;
+  /**
+   * The success answer is a stream of this content type (`text/event-stream`), described by `description`;
+   * refusals are still error envelopes.
+   */
+  stream?: { contentType: string; description: string };
   /**
    * The body is a function of the URL and the indexed chain (with its pool and label definitions) alone — not
    * of the caller, the node, the market provider or the clock — so the API may serve the body it rendered for

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 
@@ -17,4 +18,17 @@ export function clientAddress(c: Context, opts: { trustProxy: boolean }): string
     // Not served by @hono/node-server (app.request in tests, other hosts): no socket to ask.
     return null;
   }
+}
+
+/**
+ * The caller's address of a raw Node request (a WebSocket upgrade), by the same rule as {@link clientAddress}.
+ * @example const ip = upgradeClientAddress(req, { trustProxy: false })
+ */
+export function upgradeClientAddress(req: IncomingMessage, opts: { trustProxy: boolean }): string | null {
+  if (opts.trustProxy) {
+    const header = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim();
+    if (first) return first.slice(0, 64);
+  }
+  return req.socket.remoteAddress ?? null;
 }

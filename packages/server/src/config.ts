@@ -55,6 +55,16 @@ export interface ServerConfig {
   redisCommandTimeoutMs: number;
   /** Prefix of the rate-limit keys in Redis. */
   rateLimitPrefix: string;
+  /** Redis pub/sub channel live events are shared on. */
+  eventsChannel: string;
+  /** Events the log keeps for resuming clients. */
+  eventsRetain: number;
+  /** Open event streams / sockets per anonymous client address. */
+  eventsMaxStreamsAnon: number;
+  /** Open event streams / sockets per API key. */
+  eventsMaxStreamsKey: number;
+  /** KiB queued for one event subscriber before it is dropped as a slow consumer. */
+  eventsMaxQueueKb: number;
   /** How long a verified API key is trusted before it is looked up again (bounds how late a revoke bites). */
   apiKeyCacheSeconds: number;
   /** Longest request target (path and query) in bytes; longer is 414. */
@@ -444,7 +454,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'redisUrl',
     env: 'REDIS_URL',
     shown: 'none (per-process memory)',
-    description: 'Redis shared by all replicas for rate-limit buckets',
+    description: 'Redis shared by all replicas for rate-limit buckets and live events',
     parse: redisUrl,
     fallback: null,
   }),
@@ -463,6 +473,46 @@ export const SETTINGS: readonly Setting[] = [
     description: 'prefix of the rate-limit keys in Redis',
     parse: text,
     fallback: 'explorer:rl',
+  }),
+  s({
+    key: 'eventsChannel',
+    env: 'EVENTS_CHANNEL',
+    shown: 'explorer:events',
+    description: 'Redis pub/sub channel live events are shared on (one per database)',
+    parse: text,
+    fallback: 'explorer:events',
+  }),
+  s({
+    key: 'eventsRetain',
+    env: 'EVENTS_RETAIN',
+    shown: '10000',
+    description: 'events the log keeps, for clients resuming with Last-Event-ID',
+    parse: int(100, 10_000_000),
+    fallback: 10_000,
+  }),
+  s({
+    key: 'eventsMaxStreamsAnon',
+    env: 'EVENTS_MAX_STREAMS_ANON',
+    shown: '5',
+    description: 'open event streams and sockets per anonymous client address (per process)',
+    parse: int(0, 100_000),
+    fallback: 5,
+  }),
+  s({
+    key: 'eventsMaxStreamsKey',
+    env: 'EVENTS_MAX_STREAMS_KEY',
+    shown: '100',
+    description: 'open event streams and sockets per API key (per process)',
+    parse: int(0, 1_000_000),
+    fallback: 100,
+  }),
+  s({
+    key: 'eventsMaxQueueKb',
+    env: 'EVENTS_MAX_QUEUE_KB',
+    shown: '1024',
+    description: 'KiB of events queued for one subscriber before it is dropped as a slow consumer',
+    parse: int(16, 1_048_576),
+    fallback: 1024,
   }),
   s({
     key: 'apiKeyCacheSeconds',

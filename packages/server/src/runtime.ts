@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
+import type { Server as HttpServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { type ChainEvent, createExplorerApi, type Logger, type Store, v1Routes } from '@explorer/core';
+import {
+  type ChainEvent,
+  createExplorerApi,
+  DEFAULT_EVENT_LIMITS,
+  type Logger,
+  type Store,
+  v1Routes,
+} from '@explorer/core';
 import {
   createSqlStore,
   DatabaseError,
@@ -22,11 +30,15 @@ import {
 import { serve } from '@hono/node-server';
 import { createAccess } from './access.js';
 import { createServerApp } from './app.js';
+import { upgradeClientAddress } from './client-address.js';
 import { attachClientErrorHandler } from './client-errors.js';
 import { ConfigError, publicBaseUrl, type ServerConfig } from './config.js';
 import type { DevnetChain } from './devnet-chain.js';
+import { createEventHub } from './events/hub.js';
+import { attachWebSocket } from './events/websocket.js';
 import { createLogger } from './logger.js';
 import { createNodeAdapter, type NodeAdapter } from './node-adapter.js';
+import { connectRedis, type RedisLink } from './redis.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
 
 /** What a runtime serves; close() releases everything it opened. */
@@ -112,6 +124,8 @@ export async function preflight(config: ServerConfig, opts: { http?: boolean } =
 /** The bound HTTP server: it answers 503 until serve() hands it the app. */
 interface HttpListener {
   info: AddressInfo;
+  /** The Node server (WebSocket upgrades attach to it). */
+  server: HttpServer;
   serve(fetch: (req: Request, env: unknown) => Response | Promise<Response>): void;
   /** Stops accepting and lets in-flight requests finish, at most drainMs. */
   close(): Promise<void>;
@@ -159,6 +173,7 @@ async function bindHttp(config: ServerConfig, log: Logger, drainMs: number): Pro
   });
   return {
     info,
+    server: server as HttpServer,
     serve(fetch) {
       fetchApp = fetch;
     },
@@ -234,8 +249,10 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
   const closers: Closer[] = [];
   // The HTTP server is bound first but closed first too: requests drain while the database is still open.
   let listener: HttpListener | null = null;
+  // Live subscribers (event streams, sockets) never finish on their own: they are told and ended first.
+  const beforeHttp: Closer[] = [];
   const closeAll = async () => {
-    const stopHttp = listener ? [listener.close] : [];
+    const stopHttp = listener ? [...beforeHttp.splice(0), listener.close] : beforeHttp.splice(0);
     listener = null;
     for (const close of [...stopHttp, ...closers.splice(0).reverse()]) {
       try {
@@ -292,8 +309,19 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
     const tlsCa = config.nodeRpcCert ? readCertificate(config.nodeRpcCert) : undefined;
 
     // What this process's writers (indexer, mempool watcher) committed to the event log goes to every listener
-    // (the API's event hub, the webhook worker), in id order.
+    // (the API's event hub, Redis for the other replicas, the webhook worker), in id order.
     const eventListeners: ((events: ChainEvent[]) => void)[] = [];
+    if (config.redisUrl && config.index && nodeUrl) {
+      const publisher = connectRedis(config.redisUrl, log, {
+        commandTimeoutMs: config.redisCommandTimeoutMs,
+        name: 'events publisher',
+      });
+      closers.push(() => publisher.close());
+      // Replicas that miss a message (Redis down, a reconnect) read it from the log: nothing to retry here.
+      eventListeners.push((events) => {
+        publisher.client.publish(config.eventsChannel, JSON.stringify(events)).catch(() => {});
+      });
+    }
     const publishEvents = (events: ChainEvent[]) => {
       for (const listener of eventListeners) listener(events);
     };
@@ -328,7 +356,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         log,
         pollIntervalMs: config.indexerPollMs,
         maxReorgDepth: config.maxReorgDepth,
-        events: { onEvents: publishEvents },
+        events: { onEvents: publishEvents, retain: config.eventsRetain },
       });
       await started.start();
       indexer = started;
@@ -362,10 +390,37 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
     const node: NodeAdapter | null = nodeUrl ? createNodeAdapter({ url: nodeUrl, tlsCa }) : null;
     if (node) closers.push(() => node.close());
 
+    // The live event feed of this process's subscribers: its own indexer's events, Redis, the log.
+    let subscriber: RedisLink | null = null;
+    if (config.redisUrl) {
+      subscriber = connectRedis(config.redisUrl, log, {
+        commandTimeoutMs: config.redisCommandTimeoutMs,
+        name: 'events subscriber',
+      });
+      const link = subscriber;
+      closers.push(() => link.close());
+    }
+    const hub = createEventHub({
+      sql,
+      log,
+      local: indexer !== null,
+      redis: subscriber
+        ? { client: subscriber.client, channel: config.eventsChannel, lastError: subscriber.lastError }
+        : null,
+    });
+    await hub.start();
+    eventListeners.push((events) => hub.receive(events));
+    beforeHttp.push(() => hub.close());
+
     const baseUrl = publicBaseUrl(config, listener.info.port);
     // Keys are read from the primary: a replica could still serve a key revoked a moment ago.
     const access = await createAccess(config, sql, log);
     closers.push(() => access.close());
+    const eventLimits = {
+      ...DEFAULT_EVENT_LIMITS,
+      maxConnections: { anonymous: config.eventsMaxStreamsAnon, key: config.eventsMaxStreamsKey },
+      maxQueueBytes: config.eventsMaxQueueKb * 1024,
+    };
     const api = createExplorerApi({
       store: withLocalIndexer(createSqlStore(readSql), indexer),
       routes: v1Routes,
@@ -376,7 +431,9 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         cacheEntries: config.cacheEntries,
         responseCacheBytes: config.responseCacheMb * 1024 * 1024,
         corsOrigin: config.corsOrigin,
+        events: eventLimits,
       },
+      events: hub,
       authenticate: access.authenticate,
       rateLimiter: access.rateLimiter ?? undefined,
       onError: (err, where) => log.error({ ...where, err }, 'request failed'),
@@ -391,6 +448,14 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       maxUrlLength: config.maxUrlLength,
     });
     listener.serve((req, env) => app.fetch(req, env as never));
+    const sockets = attachWebSocket(listener.server, {
+      admit: api.admitEvents,
+      clientAddress: (req) => upgradeClientAddress(req, { trustProxy: config.trustProxy }),
+      log,
+      maxQueueBytes: eventLimits.maxQueueBytes,
+      keepAliveMs: eventLimits.keepAliveMs,
+    });
+    beforeHttp.push(() => sockets.close());
 
     const host = listener.info.address.includes(':') ? `[${listener.info.address}]` : listener.info.address;
     return { url: `http://${host}:${listener.info.port}`, summary, close: closeAll };

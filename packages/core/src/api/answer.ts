@@ -9,8 +9,10 @@ export interface ApiAnswer {
   status: number;
   /** Lower-case names; a record of this answer's own, which a host may amend in place. */
   headers: Record<string, string>;
-  /** The body text; null for HEAD, 204 and 304. */
+  /** The body text; null for HEAD, 204 and 304, and for a stream. */
   body: string | null;
+  /** A streamed body (`/v1/events`), sent as it is produced. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 /**
@@ -18,5 +20,5 @@ export interface ApiAnswer {
  * @example const res = toResponse(await api.answer(request))
  */
 export function toResponse(answer: ApiAnswer): Response {
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  return new Response(answer.stream ?? answer.body, { status: answer.status, headers: answer.headers });
 }

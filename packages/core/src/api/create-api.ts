@@ -1,10 +1,17 @@
-import { countRequest, type RateLimiter } from '../access/rate-limit.js';
+import type { z } from 'zod';
+import {
+  countRequest,
+  type RateLimiter,
+  rateLimitHeaders as rateLimitHeadersOf,
+} from '../access/rate-limit.js';
 import type { Meta } from '../envelope.js';
-import { ApiError, BadRequestError, NotFoundError, toApiError } from '../errors.js';
+import { ApiError, BadRequestError, NotFoundError, ServiceUnavailableError, toApiError } from '../errors.js';
+import { DEFAULT_EVENT_LIMITS, type EventFeed, type SubscribeRequest } from '../events/feed.js';
 import { createRouter } from '../http/router.js';
 import type { ChainNode } from '../node.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../openapi.js';
 import type { AnyRoute, ApiConfig, Identity, RouteResult } from '../route.js';
+import { EVENTS_UNAVAILABLE, eventSubscribeRequest, eventsQuery } from '../routes/events.js';
 import type { Store } from '../store.js';
 import { type ApiAnswer, toResponse } from './answer.js';
 import { corsHeaders, preflight } from './cors.js';
@@ -12,7 +19,15 @@ import { findRoute } from './find-route.js';
 import { type Authenticator, identify, requestIdOf } from './identify.js';
 import { refusalOf } from './refusals.js';
 import { createResponseCache, type RenderedBody, render, renderShared } from './render.js';
-import { bodyAnswer, errorAnswer, type Reply, rawAnswer, startMeta, successMeta } from './respond.js';
+import {
+  bodyAnswer,
+  errorAnswer,
+  type Reply,
+  rawAnswer,
+  startMeta,
+  streamAnswer,
+  successMeta,
+} from './respond.js';
 import { createRouteCaches, routeContext } from './route-context.js';
 import { type RequestTarget, requestTarget } from './target.js';
 import { createTipReader, tipKey } from './tip.js';
@@ -28,6 +43,8 @@ export interface ApiDeps {
   rateLimiter?: RateLimiter;
   /** Milliseconds since the epoch (tests pin it). */
   clock?: () => number;
+  /** The live event feed `/v1/events` serves; without one it answers 503. */
+  events?: EventFeed | null;
   /** Told about every unexpected error (5xx), with the request id, for logging. */
   onError?: (err: unknown, info: { requestId: string; route: string | null }) => void;
 }
@@ -50,7 +67,25 @@ export interface ExplorerApi {
   readonly routes: readonly AnyRoute[];
   /** The OpenAPI 3.1 document served at /v1/openapi.json. */
   openapi(): OpenApiDocument;
+  /**
+   * Admits a live-event subscriber that is not an SSE request (the server's WebSocket): the request is
+   * identified, counted and its query (`topics`, `addresses`, `lastEventId`) read as `/v1/events` reads it.
+   * Gives the subscription to open, or the refusal to answer with (400, 401, 429, 503 envelopes).
+   * @example const admitted = await api.admitEvents(request, { clientAddress })
+   */
+  admitEvents(request: Request, options?: HandleOptions): Promise<EventAdmission>;
 }
+
+/** What {@link ExplorerApi.admitEvents} decided. */
+export type EventAdmission =
+  | {
+      ok: true;
+      request: SubscribeRequest & { maxAddresses: number };
+      feed: EventFeed;
+      identity: Identity;
+      rateLimitHeaders: Record<string, string>;
+    }
+  | { ok: false; answer: ApiAnswer };
 
 /** Default configuration; every value can be overridden. */
 export const defaultApiConfig: ApiConfig = {
@@ -62,6 +97,7 @@ export const defaultApiConfig: ApiConfig = {
   responseCacheBytes: 32 * 1024 * 1024,
   corsOrigin: '*',
   startedAt: Date.now(),
+  events: DEFAULT_EVENT_LIMITS,
 };
 
 function targetOf(url: string): RequestTarget {
@@ -165,12 +201,16 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
             requestId,
             now,
             openapi,
+            headers: request.headers,
+            clientAddress: options.clientAddress ?? null,
+            events: deps.events ?? null,
           },
           caches,
         );
         return route.handler(ctx as never);
       };
       if (route.raw) return rawAnswer(reply, (await run()).body);
+      if (route.stream) return streamAnswer(reply, route.stream.contentType, (await run()).stream);
       const { rendered, shared } = await renderShared(responses, route.perTip ? key : null, now, () =>
         render(route, run),
       );
@@ -186,9 +226,44 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     }
   }
 
+  async function admitEvents(request: Request, options: HandleOptions = {}): Promise<EventAdmission> {
+    const now = clock();
+    const requestId = requestIdOf(request.headers);
+    const tip = await readTip(now);
+    const meta = startMeta(requestId, tip, deps.node?.lastHeight() ?? null, now);
+    const reply: Reply = { requestId, cors, head: false, rateLimit: null };
+    try {
+      const target = targetOf(request.url);
+      const caller = await identify(request.headers, deps.authenticate);
+      if (deps.rateLimiter)
+        await rateLimit(deps.rateLimiter, reply, caller.identity, options.clientAddress ?? null, now);
+      if (caller.refused) throw caller.refused;
+      if (!deps.events) throw new ServiceUnavailableError(EVENTS_UNAVAILABLE, 30);
+      const { query } = validate({ query: eventsQuery }, {}, new URLSearchParams(target.search));
+      return {
+        ok: true,
+        request: eventSubscribeRequest(
+          query as z.output<typeof eventsQuery>,
+          request.headers,
+          caller.identity,
+          options.clientAddress ?? null,
+          config.events,
+        ),
+        feed: deps.events,
+        identity: caller.identity,
+        rateLimitHeaders: reply.rateLimit ? rateLimitHeadersOf(reply.rateLimit) : {},
+      };
+    } catch (err) {
+      const error = toApiError(err);
+      if (!(err instanceof ApiError) || error.status >= 500) deps.onError?.(err, { requestId, route: 'ws' });
+      return { ok: false, answer: errorAnswer(reply, error, meta) };
+    }
+  }
+
   return {
     handle: async (request, options) => toResponse(await answer(request, options)),
     answer,
+    admitEvents,
     config,
     routes: deps.routes,
     openapi,

@@ -3,6 +3,7 @@ export {
   type ApiDeps,
   createExplorerApi,
   defaultApiConfig,
+  type EventAdmission,
   type ExplorerApi,
   type HandleOptions,
 } from './create-api.js';

@@ -89,6 +89,27 @@ export function rawAnswer(reply: Reply, body: unknown): ApiAnswer {
 }
 
 /**
+ * The answer of a stream route: its stream, never cached nor buffered by proxies (none for HEAD: the stream is
+ * cancelled, which ends its subscription).
+ */
+export function streamAnswer(
+  reply: Reply,
+  contentType: string,
+  stream: ReadableStream<Uint8Array> | undefined,
+): ApiAnswer {
+  const headers = headersOf(
+    reply,
+    { 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+    `${contentType}; charset=utf-8`,
+  );
+  if (reply.head || !stream) {
+    stream?.cancel().catch(() => {});
+    return { status: 200, headers, body: null };
+  }
+  return { status: 200, headers, body: null, stream };
+}
+
+/**
  * The answer of a rendered body: 304 when the client's If-None-Match names its ETag, else the success
  * envelope `{ ok: true, …, meta }` with the body's validators and length. Only meta is serialised here: the
  * rest of the envelope and the ETag were made once, when the body was rendered.

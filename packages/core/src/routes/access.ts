@@ -122,6 +122,22 @@ export const accessRoutes = [
             })
             .nullable()
             .describe('The market-data cache; null when no refresher has run against this database.'),
+          events: z
+            .object({
+              source: z
+                .enum(['redis', 'local', 'database'])
+                .describe(
+                  'Where this process hears of new events: Redis pub/sub (shared by every replica), its own indexer, or polling the event log (Redis down or not configured).',
+                ),
+              redis: z
+                .object({ ok: z.boolean(), error: z.string().nullable() })
+                .nullable()
+                .describe('The Redis link live events are shared through; null when REDIS_URL is not set.'),
+              lastEventId: z.string().nullable().describe('The latest event id this process delivered.'),
+              subscribers: Count.describe('Open event streams and WebSocket subscriptions of this process.'),
+            })
+            .nullable()
+            .describe('Live events (/v1/events, /v1/ws); null where this process serves none.'),
           indexer: z.object({
             state: z
               .string()
@@ -154,6 +170,7 @@ export const accessRoutes = [
       const tipHeight = state?.tipHeight ?? ctx.meta.indexedTip;
       const indexerOk = state !== null && (state.state === 'synced' || state.state === 'syncing');
       const limiter = ctx.rateLimiter?.health?.() ?? null;
+      const events = ctx.events?.health() ?? null;
       const market =
         health?.provider == null
           ? null
@@ -169,7 +186,7 @@ export const accessRoutes = [
       if (!db.ok) degraded.push('database');
       if (!probe.reachable) degraded.push('node');
       if (!indexerOk) degraded.push('indexer');
-      if (limiter && !limiter.ok) degraded.push('redis');
+      if ((limiter && !limiter.ok) || (events?.redis && !events.redis.ok)) degraded.push('redis');
       if (market && !market.ok) degraded.push('market');
       return {
         body: {
@@ -191,6 +208,7 @@ export const accessRoutes = [
             },
             rateLimit: limiter,
             market,
+            events,
             indexer: {
               state: state?.state ?? 'unknown',
               error: state?.error ?? (db.ok ? null : 'indexer state unavailable while the database is down'),

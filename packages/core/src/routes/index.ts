@@ -4,6 +4,7 @@ import { addressRoutes } from './addresses.js';
 import { analyticsRoutes } from './analytics.js';
 import { blockRoutes } from './blocks.js';
 import { docsRoutes } from './docs.js';
+import { eventRoutes } from './events.js';
 import { labelRoutes } from './labels.js';
 import { marketRoutes } from './market.js';
 import { mempoolRoutes } from './mempool.js';
@@ -25,6 +26,7 @@ const all = [
   ...labelRoutes,
   ...mempoolRoutes,
   ...marketRoutes,
+  ...eventRoutes,
 ] as const;
 
 /** Every /v1 route definition, each with its own schemas' types. */

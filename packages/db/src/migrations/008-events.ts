@@ -3,6 +3,7 @@
  * - `events`: the ordered log the indexer appends to in the transaction that changes the chain (a block's
  *   `block` and `address` events, a rollback's `reorg`) or the mempool (`mempool`, unconfirmed `address`). Its
  *   ids order every event; API processes resume clients from it. It is bounded: the writer trims the oldest.
+ *   Payloads are `json`, kept as written, so their members stay in the API's order.
  * - `mempool_state`: the latest mempool summary and fee estimates the indexer's watcher took, one row, so
  *   every API replica serves the same figures at the same moment.
  * - `webhooks` and `webhook_deliveries`: operator-managed endpoints and the outbox of their deliveries, filled
@@ -12,8 +13,8 @@ export const eventsSchema = `
 CREATE TABLE events (
   id      bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   topic   text NOT NULL CHECK (topic IN ('block', 'reorg', 'mempool', 'address')),
-  at      timestamptz NOT NULL DEFAULT now(),
-  payload jsonb NOT NULL
+  at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+  payload json NOT NULL
 );
 
 CREATE TABLE mempool_state (

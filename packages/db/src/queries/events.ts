@@ -50,7 +50,7 @@ export async function appendEvents(
   await tx.query('SELECT pg_advisory_xact_lock($1)', [EVENTS_LOCK], 'events.lock');
   const rows = await tx.query<EventRow>(
     `INSERT INTO events (topic, payload)
-     SELECT t, p FROM unnest($1::text[], $2::jsonb[]) WITH ORDINALITY AS d(t, p, n) ORDER BY n
+     SELECT t, p FROM unnest($1::text[], $2::json[]) WITH ORDINALITY AS d(t, p, n) ORDER BY n
      RETURNING id, topic, at, payload`,
     [drafts.map((d) => d.type), drafts.map((d) => JSON.stringify(d.data))],
     'events.append',

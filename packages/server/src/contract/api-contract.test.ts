@@ -51,6 +51,11 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
     getDocs: [{ path: '/v1/docs', status: 200 }],
     getMe: [{ path: '/v1/api/me', status: 200 }],
     getStatus: [{ path: '/v1/status', status: 200 }],
+    // This app serves no event feed (the runtime's hub is tested in events/): refusals are what it answers.
+    getEvents: [
+      { path: '/v1/events', status: 503 },
+      { path: '/v1/events?topics=nope', status: 503 },
+    ],
     listBlocks: list('/v1/blocks'),
     getBlock: [
       { path: `/v1/blocks/${s.height}`, status: 200 },

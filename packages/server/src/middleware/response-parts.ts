@@ -9,6 +9,8 @@ export interface ResponseParts {
   status: number;
   headers: Record<string, string>;
   body: string | Uint8Array<ArrayBuffer> | null;
+  /** A streamed body (live events): sent as it is produced; `body` is null then. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 interface Kept {
@@ -30,7 +32,7 @@ declare module 'hono' {
  * @example app.all('*', async (c) => respondWith(c, await api.answer(c.req.raw)))
  */
 export function respondWith(c: Context, parts: ResponseParts): Response {
-  const response = new Response(parts.body, { status: parts.status, headers: parts.headers });
+  const response = new Response(parts.stream ?? parts.body, { status: parts.status, headers: parts.headers });
   c.set('responseParts', { response, parts });
   return response;
 }
@@ -69,8 +71,14 @@ export function amendResponse(
   if (kept !== undefined && kept.response === res) {
     const { parts } = kept;
     for (const k in headers) parts.headers[k] = headers[k]!;
-    if (body !== undefined) parts.body = body;
-    kept.response = new Response(parts.body, { status: parts.status, headers: parts.headers });
+    if (body !== undefined) {
+      parts.body = body;
+      parts.stream = undefined;
+    }
+    kept.response = new Response(parts.stream ?? parts.body, {
+      status: parts.status,
+      headers: parts.headers,
+    });
     replaceResponse(c, kept.response);
     return;
   }

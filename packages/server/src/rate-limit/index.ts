@@ -1,2 +1,2 @@
+export { connectRedis as connectRateLimitRedis, type RedisLink as RateLimitRedis } from '../redis.js';
 export { createRateLimiter, type RateLimiterOptions, type ServerRateLimiter } from './limiter.js';
-export { connectRateLimitRedis, type RateLimitRedis } from './redis.js';

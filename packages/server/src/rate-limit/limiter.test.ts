@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectRedis as connectRateLimitRedis, type RedisLink as RateLimitRedis } from '../redis.js';
 import { captureLog } from '../test-support/log-capture.js';
 import { startTcpProxy, tcpReachable } from '../test-support/tcp-proxy.js';
 import { createRateLimiter } from './limiter.js';
-import { connectRateLimitRedis, type RateLimitRedis } from './redis.js';
 
 const policy = { windowSeconds: 60, anonymous: 3, key: 5, tiers: { pro: 7 } };
 const anon = { type: 'anonymous' } as const;

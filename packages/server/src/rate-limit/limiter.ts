@@ -7,7 +7,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
-import type { RateLimitRedis } from './redis.js';
+import type { RedisLink as RateLimitRedis } from '../redis.js';
 
 /** What the server's limiter is built from. */
 export interface RateLimiterOptions {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectRedis as connectRateLimitRedis, type RedisLink as RateLimitRedis } from '../redis.js';
 import { captureLog } from '../test-support/log-capture.js';
 import { serveExplorer } from '../test-support/serve-app.js';
 import { tcpReachable } from '../test-support/tcp-proxy.js';
 import { createRateLimiter } from './limiter.js';
-import { connectRateLimitRedis, type RateLimitRedis } from './redis.js';
 
 const redisUp = await tcpReachable('127.0.0.1', 6379);
 if (!redisUp) console.log('[shared-redis.test] Redis at 127.0.0.1:6379 does not answer: test skipped');

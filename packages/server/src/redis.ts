@@ -1,8 +1,8 @@
 import type { Logger } from '@explorer/core';
 import { Redis } from 'ioredis';
 
-/** A Redis connection for the rate-limit store, tuned to fail fast rather than queue. */
-export interface RateLimitRedis {
+/** A Redis connection tuned to fail fast rather than queue (rate limits, live events). */
+export interface RedisLink {
   client: Redis;
   /** The last connection error, for the outage log line (never the URL, which may carry a password). */
   lastError(): string | null;
@@ -12,16 +12,17 @@ export interface RateLimitRedis {
 }
 
 /**
- * Connects to Redis for rate limiting. Commands never wait in an offline queue and time out after
- * `commandTimeoutMs`, so an unreachable or hung Redis sends requests to the in-memory fallback at once
- * instead of holding them. Reconnects forever in the background.
- * @example const redis = connectRateLimitRedis('redis://127.0.0.1:6379', log)
+ * Connects to Redis. Commands never wait in an offline queue and time out after `commandTimeoutMs`, so an
+ * unreachable or hung Redis sends its users to their fallback at once instead of holding them (the rate
+ * limiter to its in-memory count, live events to the event log).
+ * Reconnects forever in the background. `name` labels its errors in the debug log.
+ * @example const redis = connectRedis('redis://127.0.0.1:6379', log)
  */
-export function connectRateLimitRedis(
+export function connectRedis(
   url: string,
   log: Logger,
-  opts: { commandTimeoutMs?: number } = {},
-): RateLimitRedis {
+  opts: { commandTimeoutMs?: number; name?: string } = {},
+): RedisLink {
   let lastError: string | null = null;
   const client = new Redis(url, {
     enableOfflineQueue: false,
@@ -35,7 +36,7 @@ export function connectRateLimitRedis(
   // Without a listener ioredis prints every failed reconnect to stderr; the limiter logs outages once.
   client.on('error', (err: Error) => {
     lastError = err.message.slice(0, 200);
-    log.debug({ err: lastError }, 'rate-limit redis error');
+    log.debug({ err: lastError }, `${opts.name ?? 'rate-limit'} redis error`);
   });
   client.on('ready', () => {
     lastError = null;
