@@ -31,7 +31,10 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
   const { send } = connection;
   const info = (id: OperationId) => operations[id] as OperationInfo;
   const one = (id: OperationId, params?: Params, query?: Query): Promise<any> =>
-    send(id, info(id), params, query);
+    info(id).stream
+      ? // A stream never ends: one JSON body would never come (or would time out). Say where it is served.
+        Promise.reject(new TypeError(`${id} is an event stream: use client.events.subscribe()`))
+      : send(id, info(id), params, query);
   const list = (id: OperationId, params?: Params, query?: Query): any => {
     const member = String(info(id).members[0]);
     return new PagedRequest<Page, unknown>(

@@ -82,7 +82,7 @@ describe('client.events.subscribe', () => {
     expect(server.connections.map((c) => c.lastEventId)).toEqual([null, '3']);
     expect(retries).toHaveLength(1);
     expect(retries[0]).toMatchObject({
-      operationId: 'subscribeEvents',
+      operationId: 'getEvents',
       attempt: 1,
       status: null,
       retryAfter: false,
@@ -145,7 +145,7 @@ describe('client.events.subscribe', () => {
       const sub = clientOf(server, { retry: 3 }).events.subscribe({ topics: ['address'] });
       const err = await take(sub, 1).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ExplorerApiError);
-      expect(err).toMatchObject({ status, message, requestId: 'events-1', operationId: 'subscribeEvents' });
+      expect(err).toMatchObject({ status, message, requestId: 'events-1', operationId: 'getEvents' });
       expect(server.connections).toHaveLength(1);
     }
   });
@@ -240,8 +240,11 @@ describe('client.events.subscribe', () => {
     expect(garbled.connections).toHaveLength(1);
   });
 
-  it('refuses a lastEventId that is not a decimal id before sending anything', () => {
+  it('refuses a lastEventId that is not a decimal id, and request(getEvents), before sending anything', async () => {
     const client = createExplorerClient({ baseUrl: 'http://127.0.0.1:9' });
     expect(() => client.events.subscribe({ lastEventId: '12a' })).toThrow(TypeError);
+    await expect(client.request('getEvents')).rejects.toThrow(
+      'getEvents is an event stream: use client.events.subscribe()',
+    );
   });
 });

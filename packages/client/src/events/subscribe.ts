@@ -3,14 +3,15 @@ import { ExplorerApiError } from '../errors/api-error.js';
 import { ExplorerError } from '../errors/explorer-error.js';
 import { ExplorerStreamClosedError } from '../errors/stream-closed-error.js';
 import { ExplorerValidationError } from '../errors/validation-error.js';
+import { operations } from '../operations.js';
 import { buildUrl, type Connection, type RetryInfo, type RetryPolicy } from '../transport.js';
 import { type EventSourceMessage, OversizedEventError, readMessages } from './read-messages.js';
 
-/** The operation id a subscription's errors and `onRetry` name. */
-export const SUBSCRIBE_OPERATION = 'subscribeEvents';
+/** The operation id a subscription's errors and `onRetry` name: core's id of the event stream. */
+export const SUBSCRIBE_OPERATION = 'getEvents';
 
 /** Where the event stream is served. */
-export const EVENTS_PATH = '/v1/events';
+export const EVENTS_PATH = operations.getEvents.path;
 
 /** The longest event read, in characters: far above the largest the API sends (a capped mempool event). */
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
