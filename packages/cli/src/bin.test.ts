@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
 import { createDemoProvider, createMarketRefresher } from '@explorer/indexer';
-import { serveFetch, type TestServer } from '@explorer/testing';
+import { blockEvents, serveEventStream, serveFetch, type TestServer } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSlowList } from './test-support/serve.js';
 
@@ -342,5 +342,33 @@ describe.skipIf(buildError !== null)('explorer bin, interrupted', () => {
     });
     expect(r.code).toBe(130);
     expect(JSON.parse(r.stdout).blocks.length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe.skipIf(buildError !== null)('explorer bin, watching', () => {
+  it('watch blocks --json prints NDJSON events until Ctrl-C, then exits 0', async () => {
+    const log = blockEvents(3);
+    const events = await serveEventStream((c) => {
+      c.open();
+      for (const e of log) c.send(e);
+    });
+    try {
+      let sent = false;
+      const r = await run(['watch', 'blocks', '--json'], {
+        baseUrl: events.url,
+        onStdout: (text, kill) => {
+          if (!sent && lines(text).length >= 3) {
+            sent = true;
+            kill();
+          }
+        },
+      });
+      expect(sent).toBe(true);
+      expect(r.code).toBe(0);
+      expect(lines(r.stdout).map((l) => JSON.parse(l))).toEqual(log);
+      expect(r.stderr).toBe('stopped; resume with --from 3\n');
+    } finally {
+      await events.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import {
   ExplorerApiError,
   ExplorerNetworkError,
+  ExplorerStreamClosedError,
   ExplorerTimeoutError,
   ExplorerValidationError,
 } from '@explorer/client';
@@ -103,6 +104,7 @@ const RULES: readonly ErrorRule<any>[] = [
     (e) => `${e.message} (see --timeout)`,
   ),
   rule(ExplorerNetworkError, () => EXIT.network),
+  rule(ExplorerStreamClosedError, () => EXIT.network),
   rule(ExplorerValidationError, () => EXIT.server),
   {
     // fetch and ky reject with a DOMException named AbortError, not a class of their own.

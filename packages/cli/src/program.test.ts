@@ -49,6 +49,10 @@ describe('the explorer program', () => {
         'suggest',
         'tx',
         'txs',
+        'watch address',
+        'watch blocks',
+        'watch mempool',
+        'watch reorgs',
       ].sort(),
     );
   });

@@ -18,6 +18,7 @@ import { statusCommand } from './commands/status.js';
 import { suggestCommand } from './commands/suggest.js';
 import { txCommand } from './commands/tx.js';
 import { txsCommand } from './commands/txs.js';
+import { watchCommand } from './commands/watch.js';
 import {
   type CliIo,
   DEFAULT_BASE_URL,
@@ -84,6 +85,7 @@ export function createProgram(io: CliIo): Command {
   labelsCommand(program, io);
   statusCommand(program, io);
   meCommand(program, io);
+  watchCommand(program, io);
   completionCommand(program, io);
   return program;
 }

@@ -1,9 +1,26 @@
 import { type ServedFixture, serveChainFixture } from '@explorer/chain-fixture';
-import { CHROMIUM_ARGS, chromiumPath } from '@explorer/testing';
+import { blockEvents, CHROMIUM_ARGS, chromiumPath } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleClient } from './test-support/bundle.js';
 
 if (!chromiumPath) console.log('browser.test: skipped, no Chromium found (set CHROMIUM_PATH)');
+
+const EVENTS = blockEvents(6);
+
+/**
+ * `/v1/events` as a finite stream in the API's format (the fixture's adapter buffers a body, so each answer
+ * ends, as a dropped connection does): events 1–3, then, resumed, from one before the id asked for.
+ */
+function eventStream(req: Request): Response {
+  const last = new URL(req.url).searchParams.get('lastEventId');
+  const from = last === null ? 0 : Number(last) - 1;
+  const body = EVENTS.slice(from, from + 3)
+    .map((e) => `id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
+    .join(': ping\n\n');
+  return new Response(`retry: 10\n: hello\n\n${body}`, {
+    headers: { 'content-type': 'text/event-stream', 'access-control-allow-origin': '*' },
+  });
+}
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>client</title>
 <script type="module">import * as explorer from '/client.js'; window.explorer = explorer; window.ready = true;</script>`;
@@ -20,6 +37,7 @@ describe.skipIf(!chromiumPath)('@explorer/client in Chromium', () => {
         return new Response(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } });
       if (path === '/client.js')
         return new Response(code, { headers: { 'content-type': 'text/javascript' } });
+      if (path === '/v1/events') return eventStream(req);
       return null;
     });
     const { chromium } = await import('playwright-core');
@@ -100,5 +118,32 @@ describe.skipIf(!chromiumPath)('@explorer/client in Chromium', () => {
     });
     expect(result.notFound!.requestId).toMatch(/.+/);
     expect(result.notFound!.requestId).toBe(result.notFound!.bodyRequestId);
+  });
+
+  it('subscribes to events over fetch streams, resuming after a dropped stream without repeating one', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(served.server.url);
+    await page.waitForFunction(() => (window as any).ready === true);
+    const result = await page.evaluate(async () => {
+      const { createExplorerClient } = (window as any).explorer;
+      const client = createExplorerClient({ baseUrl: location.origin, retry: { backoffMs: 5 } });
+      const sub = client.events.subscribe({ topics: ['block'] });
+      const ids: string[] = [];
+      const heights: number[] = [];
+      for await (const event of sub) {
+        ids.push(event.id);
+        heights.push(event.data.height);
+        if (ids.length === 5) break;
+      }
+      return { ids, heights, last: sub.lastEventId };
+    });
+    expect(errors).toEqual([]);
+    expect(result).toEqual({
+      ids: ['1', '2', '3', '4', '5'],
+      heights: [1, 2, 3, 4, 5],
+      last: '5',
+    });
   });
 });

@@ -1,7 +1,8 @@
+import { subscribeEvents } from './events/subscribe.js';
 import type { ExplorerClient } from './explorer-client.js';
 import { type OperationInfo, operations } from './operations.js';
 import { PagedRequest, type PageInfo } from './paginate.js';
-import { createTransport, type ExplorerClientOptions } from './transport.js';
+import { createConnection, type ExplorerClientOptions } from './transport.js';
 import type { OperationId } from './types.js';
 
 type Params = Record<string, unknown>;
@@ -23,12 +24,17 @@ const pageSizeOf = (limit: unknown): number | undefined =>
  * const client = createExplorerClient({ baseUrl: 'https://explorer.example' });
  * const { blocks } = await client.blocks.list({ limit: 10 });
  * for await (const tx of client.addresses.txs('dvt1q…').all({ max: 500 })) console.log(tx.txid);
+ * for await (const event of client.events.subscribe({ topics: ['block'] })) console.log(event.id, event.data);
  */
 export function createExplorerClient(options: ExplorerClientOptions): ExplorerClient {
-  const send = createTransport(options);
+  const connection = createConnection(options);
+  const { send } = connection;
   const info = (id: OperationId) => operations[id] as OperationInfo;
   const one = (id: OperationId, params?: Params, query?: Query): Promise<any> =>
-    send(id, info(id), params, query);
+    info(id).stream
+      ? // A stream never ends: one JSON body would never come (or would time out). Say where it is served.
+        Promise.reject(new TypeError(`${id} is an event stream: use client.events.subscribe()`))
+      : send(id, info(id), params, query);
   const list = (id: OperationId, params?: Params, query?: Query): any => {
     const member = String(info(id).members[0]);
     return new PagedRequest<Page, unknown>(
@@ -97,6 +103,9 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
     market: {
       get: () => one('getMarket'),
       chart: (q) => one('getMarketChart', undefined, q),
+    },
+    events: {
+      subscribe: (o) => subscribeEvents(connection, o),
     },
     search: (q) => one('search', undefined, { q }),
     suggest: (q, query) => one('suggest', undefined, { ...query, q }),

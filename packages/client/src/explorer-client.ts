@@ -1,3 +1,4 @@
+import type { EventSubscription, SubscribeOptions } from './events/subscribe.js';
 import type { PagedRequest } from './paginate.js';
 import type {
   HeightOrHash,
@@ -223,6 +224,21 @@ export interface MarketApi {
   chart(query?: QueryOf<'getMarketChart'>): Res<'getMarketChart'>;
 }
 
+/** Live events: `/v1/events` (server-sent events). */
+export interface EventsApi {
+  /**
+   * Subscribes to live events: an async iterable that yields each event once, in order, reconnecting (and
+   * resuming after the last id it yielded) when the connection drops or the server closes it. Ends when
+   * `signal` aborts or the loop breaks.
+   * @example
+   * const ac = new AbortController();
+   * const sub = client.events.subscribe({ topics: ['block', 'reorg'], signal: ac.signal, onReset: (r) => resync(r) });
+   * for await (const event of sub) if (event.type === 'block') console.log(event.data.height);
+   * save(sub.lastEventId); // later: client.events.subscribe({ lastEventId: saved })
+   */
+  subscribe(options?: SubscribeOptions): EventSubscription;
+}
+
 /** The typed client of the explorer /v1 API: one method per operation, grouped by resource. */
 export interface ExplorerClient {
   blocks: BlocksApi;
@@ -232,6 +248,7 @@ export interface ExplorerClient {
   pools: PoolsApi;
   analytics: AnalyticsApi;
   market: MarketApi;
+  events: EventsApi;
   /**
    * Resolves a height, hash, txid, address, miner, pool or label; every match, best first.
    * @example const { matches } = await client.search('812345')

@@ -4,13 +4,16 @@ export {
   ExplorerApiError,
   ExplorerError,
   ExplorerNetworkError,
+  ExplorerStreamClosedError,
   ExplorerTimeoutError,
   ExplorerValidationError,
 } from './errors/index.js';
+export type { EventSubscription, EventsReset, SubscribeOptions } from './events/index.js';
 export type {
   AddressesApi,
   AnalyticsApi,
   BlocksApi,
+  EventsApi,
   ExplorerClient,
   ListRequest,
   MarketApi,
@@ -36,6 +39,9 @@ export {
   type Send,
 } from './transport.js';
 export type {
+  ChainEvent,
+  EventData,
+  EventTopic,
   HeightOrHash,
   InputOf,
   ItemOf,

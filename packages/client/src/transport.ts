@@ -118,15 +118,65 @@ async function toApiError(operationId: string, res: Response): Promise<ExplorerA
 const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 const AFTER_STATUSES = [429, 503];
 
+/** A client's retry settings with the defaults filled in. */
+export type RetryPolicy = Required<RetryOptions>;
+
+/**
+ * The retry settings of a client's options, defaults filled in: what its operations and its event streams
+ * share.
+ * @example retryPolicyOf({ baseUrl, retry: 0 }).limit // 0
+ */
+export function retryPolicyOf(opts: Pick<ExplorerClientOptions, 'retry'>): RetryPolicy {
+  const retry = typeof opts.retry === 'number' ? { limit: opts.retry } : (opts.retry ?? {});
+  return {
+    limit: retry.limit ?? 2,
+    maxRetryAfterMs: retry.maxRetryAfterMs ?? 30_000,
+    backoffMs: retry.backoffMs ?? 300,
+    backoffLimitMs: retry.backoffLimitMs ?? 10_000,
+  };
+}
+
+/**
+ * Opens a long-lived GET whose body is read as it arrives (an event stream): no timeout and no retry (the
+ * caller's loop decides), a non-2xx answer thrown as ExplorerApiError, no answer as ExplorerNetworkError.
+ */
+export type OpenStream = (
+  operationId: string,
+  path: string,
+  query: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<Response>;
+
+/** The HTTP layer of one client: its operations, its event streams, and the settings both share. */
+export interface Connection {
+  /** The client's `baseUrl`. */
+  baseUrl: string;
+  send: Send;
+  openStream: OpenStream;
+  retry: RetryPolicy;
+  /** The client's `signal`, which also ends its streams. */
+  signal: AbortSignal | undefined;
+  onRetry: ExplorerClientOptions['onRetry'];
+}
+
 /**
  * The HTTP layer of the client, on ky: retries, timeouts, error translation and optional validation.
  * @example const send = createTransport({ baseUrl }); const body = await send('getStatus', operations.getStatus)
  */
 export function createTransport(opts: ExplorerClientOptions): Send {
-  const retry = typeof opts.retry === 'number' ? { limit: opts.retry } : (opts.retry ?? {});
-  const maxRetryAfter = retry.maxRetryAfterMs ?? 30_000;
-  const backoff = retry.backoffMs ?? 300;
-  const backoffLimit = retry.backoffLimitMs ?? 10_000;
+  return createConnection(opts).send;
+}
+
+/**
+ * One ky instance (base headers, API key, fetch, signal) behind both a client's operations and its event
+ * streams.
+ * @example const { send, openStream } = createConnection({ baseUrl })
+ */
+export function createConnection(opts: ExplorerClientOptions): Connection {
+  const policy = retryPolicyOf(opts);
+  const maxRetryAfter = policy.maxRetryAfterMs;
+  const backoff = policy.backoffMs;
+  const backoffLimit = policy.backoffLimitMs;
   const delay = (attempt: number) => Math.min(backoffLimit, backoff * 2 ** (attempt - 1));
   const timeout = opts.timeout ?? 10_000;
   const validate = opts.validate === true || opts.validator !== undefined;
@@ -138,7 +188,7 @@ export function createTransport(opts: ExplorerClientOptions): Send {
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     retry: {
-      limit: retry.limit ?? 2,
+      limit: policy.limit,
       methods: ['get'],
       statusCodes: RETRY_STATUSES,
       afterStatusCodes: AFTER_STATUSES,
@@ -164,7 +214,7 @@ export function createTransport(opts: ExplorerClientOptions): Send {
     return after > maxRetryAfter ? null : { delayMs: after, retryAfter: true };
   };
 
-  return async (operationId, info, params, query) => {
+  const send: Send = async (operationId, info, params, query) => {
     const url = buildUrl(opts.baseUrl, info.path, params, query);
     let res: Response;
     let text: string;
@@ -208,5 +258,32 @@ export function createTransport(opts: ExplorerClientOptions): Send {
       if (problem) throw new ExplorerValidationError(operationId, problem, body);
     }
     return body;
+  };
+
+  const openStream: OpenStream = async (operationId, path, query, signal) => {
+    const url = buildUrl(opts.baseUrl, path, {}, query);
+    const both = opts.signal ? AbortSignal.any([opts.signal, signal]) : signal;
+    try {
+      return await http.get(url, {
+        timeout: false,
+        retry: 0,
+        signal: both,
+        headers: { accept: 'text/event-stream' },
+      });
+    } catch (err) {
+      if (isHTTPError(err)) throw await toApiError(operationId, err.response);
+      if (both.aborted || (err as Error)?.name === 'AbortError')
+        throw new DOMException('This operation was aborted', 'AbortError');
+      throw new ExplorerNetworkError(url, err);
+    }
+  };
+
+  return {
+    baseUrl: opts.baseUrl,
+    send,
+    openStream,
+    retry: policy,
+    signal: opts.signal,
+    onRetry: opts.onRetry,
   };
 }

@@ -1,6 +1,6 @@
 import type { HandlerInput, HandlerOutput, OperationId, RouteOf } from '@explorer/core';
 
-export type { OperationId } from '@explorer/core';
+export type { ChainEvent, EventData, EventTopic, OperationId } from '@explorer/core';
 
 /** The success body (envelope) of an operation, inferred from core's schemas. */
 export type ResponseOf<K extends OperationId> = HandlerOutput<RouteOf<K>>;

@@ -7,6 +7,12 @@ export {
   type TestDatabase,
   testDrivers,
 } from './database.js';
+export {
+  blockEvents,
+  type EventStreamConnection,
+  type EventStreamServer,
+  serveEventStream,
+} from './event-stream.js';
 export { failingStore } from './failing-store.js';
 export {
   type FakeMarketMode,
