@@ -47,9 +47,12 @@ describe('eventLines', () => {
           minimum: 1,
           blockTargets: { halfHour: 3, hour: 6 },
           basis: {
+            mempoolRead: true,
             mempoolTxs: 532,
             mempoolVsize: 123456,
             blockVsize: 1000000,
+            blockSeconds: 600,
+            projectedBlocks: 1,
             recentBlocks: 6,
             recentFloor: 1,
           },

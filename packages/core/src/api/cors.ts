@@ -23,7 +23,8 @@ export function preflight(requestId: string, origin: string): ApiAnswer {
       'x-request-id': requestId,
       ...corsHeaders(origin),
       'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-      'access-control-allow-headers': 'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id',
+      'access-control-allow-headers':
+        'X-API-Key, Authorization, Content-Type, If-None-Match, X-Request-Id, Last-Event-ID',
       'access-control-max-age': '86400',
       allow: 'GET, HEAD, OPTIONS',
     },

@@ -57,7 +57,11 @@ describe('property-based contract fuzzing over the served OpenAPI document (pgli
   });
 
   it(`answers ${RUNS} generated requests per operation within the contract`, async () => {
-    const operations = Object.entries<any>(doc.paths).map(([path, item]) => ({ path, op: item.get }));
+    // The event stream answers with a stream that does not end, not one JSON document; its refusals and frames
+    // are tested in src/events/.
+    const operations = Object.entries<any>(doc.paths)
+      .map(([path, item]) => ({ path, op: item.get }))
+      .filter(({ op }) => op.responses['200'].content['application/json'] !== undefined);
     let requests = 0;
     for (const { path, op } of operations) {
       const params: any[] = op.parameters ?? [];

@@ -189,6 +189,8 @@ describe.skipIf(!PRISM)('every operation through a Prism validating proxy (pglit
       { op: 'suggest', path: `/v1/search/suggest?q=${String(height).slice(0, 1)}&limit=3`, status: 200 },
       { op: 'listKnownAddresses', path: '/v1/known-addresses', status: 200 },
       { op: 'getMempool', path: '/v1/mempool', status: 200 },
+      // This app serves no event feed: the documented refusal (the stream itself is tested in src/events/).
+      { op: 'getEvents', path: '/v1/events', status: 503 },
       { op: 'getFees', path: '/v1/fees', status: 200 },
     ];
     const doc = (await (await fetch(`${upstream.url}/v1/openapi.json`)).json()) as any;
