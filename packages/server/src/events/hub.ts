@@ -1,11 +1,11 @@
 import {
+  ApiError,
   type ChainEvent,
   type EventFeed,
   type EventFeedHealth,
   type EventSink,
   eventFor,
   type Logger,
-  RateLimitedError,
   ServiceUnavailableError,
   type SubscribeRequest,
 } from '@explorer/core';
@@ -172,11 +172,12 @@ export function createEventHub(opts: EventHubOptions): EventHub {
     subscribe(request, sink) {
       if (closed) throw new ServiceUnavailableError('the server is shutting down; reconnect shortly', 1);
       const held = owners.get(request.owner) ?? 0;
-      if (held >= request.maxConnections) {
-        const err = new RateLimitedError(5);
-        err.message = `too many open event subscriptions for this caller (${request.maxConnections} allowed for its rate-limit bucket); close one, or use an API key for more`;
-        throw err;
-      }
+      if (held >= request.maxConnections)
+        throw new ApiError(
+          429,
+          `too many open event subscriptions for this caller (${request.maxConnections} allowed for its rate-limit bucket); close one, or use an API key for more`,
+          { 'retry-after': '5' },
+        );
       owners.set(request.owner, held + 1);
       const after = request.after === null ? null : BigInt(request.after);
       // Added at once, so no event delivered after this call is missed. A resume replays the log in the queue:
