@@ -76,7 +76,9 @@ describe.each(testDrivers())('the indexer’s live events (%s)', (driver) => {
       reorg.data.forkHeight + 3,
       reorg.data.forkHeight + 4,
     ]);
-    const blocks = after.filter((e) => e.type === 'block').map((e) => (e.type === 'block' ? e.data.hash : ''));
+    const blocks = after
+      .filter((e) => e.type === 'block')
+      .map((e) => (e.type === 'block' ? e.data.hash : ''));
     expect(blocks).toEqual(reorg.data.added.map((b) => b.hash));
     expect(after[0]).toBe(reorg);
   });

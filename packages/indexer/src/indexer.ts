@@ -21,6 +21,7 @@ import { ChainMismatchError, MalformedBlockError } from './ingest/errors.js';
 import type { ParsedBlock } from './ingest/parse.js';
 import { type NodeClient, NodeUnavailableError } from './node-client.js';
 import type { Definitions } from './pools.js';
+import { sleep } from './sleep.js';
 
 /** What the indexer is doing, as /v1/status reports it. */
 export type IndexerState =
@@ -102,16 +103,6 @@ class WriterLockLostError extends Error {
 }
 
 const WRITER_LOCK = 7_301_002;
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /** The indexer: call `start()` to follow the node, or `syncOnce()` to catch up once. */
 export interface Indexer {

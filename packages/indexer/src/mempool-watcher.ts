@@ -24,6 +24,7 @@ import { type ChainSelection, detectChain } from './chains/detect.js';
 import type { ChainProfile } from './chains/profile.js';
 import type { ParsedTx } from './ingest/parse.js';
 import type { NodeClient } from './node-client.js';
+import { sleep } from './sleep.js';
 
 /** Most txids a `mempool` event lists of those added, and of those removed (its counts carry the totals). */
 export const MAX_EVENT_TXIDS = 1_000;
@@ -97,17 +98,6 @@ interface Activity {
   received: bigint;
   sent: bigint;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 /**
  * Creates the mempool watcher. Each reading asks the node `getmempoolinfo` and `getrawmempool true`, compares

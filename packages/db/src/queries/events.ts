@@ -4,8 +4,9 @@ import { toBlock } from '../mappers.js';
 import { amountText, type Int8, type Sql } from '../sql.js';
 import { selectBlock } from './blocks.js';
 
-/** Taken in every transaction that appends events, so ids are committed in the order they were drawn. */
-const EVENTS_LOCK = 7_301_003;
+/** Taken in every transaction that appends events, so ids are committed in the order they were drawn (the
+ * advisory-lock keys: 7301001 migrations, 7301002 the indexer, 7301003 the market refresher, 7301004 this). */
+const EVENTS_LOCK = 7_301_004;
 /** Events the log keeps by default; older ones are trimmed as new ones arrive. */
 export const DEFAULT_EVENT_RETENTION = 10_000;
 

@@ -10,6 +10,7 @@ import {
   selectMarketChartSummaries,
   upsertMarketChart,
 } from '@explorer/db';
+import { sleep } from '../sleep.js';
 import { MarketProviderError } from './errors.js';
 import type { MarketProvider } from './provider.js';
 
@@ -75,17 +76,6 @@ export interface MarketRefresher {
 }
 
 const REFRESHER_LOCK = 7_301_003;
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, Math.max(0, ms));
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 const messageOf = (err: unknown) =>
   err instanceof MarketProviderError
