@@ -72,10 +72,23 @@ export function createEventHub(opts: EventHubOptions): EventHub {
   const source = (): EventFeedHealth['source'] => (opts.local ? 'local' : redisOk() ? 'redis' : 'database');
 
   /** Runs `step` after every step queued before it; a failure is logged, never stops the queue. */
+  // A database outage fails every poll: it is logged when it starts and when it ends, not each second.
+  let failing = false;
   const queue = (step: () => Promise<void> | void) => {
-    work = work.then(step).catch((err: unknown) => {
-      log.warn({ err: (err as Error).message }, 'live events: a step failed; the log fills what was missed');
-    });
+    work = work
+      .then(step)
+      .then(() => {
+        if (failing) log.info({}, 'live events: the event log is readable again');
+        failing = false;
+      })
+      .catch((err: unknown) => {
+        if (!failing)
+          log.warn(
+            { err: (err as Error).message },
+            'live events: reading the event log failed; retrying every poll',
+          );
+        failing = true;
+      });
     return work;
   };
 
