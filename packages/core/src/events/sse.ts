@@ -10,6 +10,21 @@ export function sseFrame(type: string, data: unknown, id?: string): Uint8Array {
   );
 }
 
+/**
+ * Each event's frame, built once: the hub hands the same event object to every stream whose subscription takes
+ * it whole, so a thousand streams share one JSON serialisation instead of making a thousand (frames are never
+ * written to, and go when the event does).
+ */
+const frames = new WeakMap<ChainEvent, Uint8Array>();
+const eventFrame = (e: ChainEvent): Uint8Array => {
+  let frame = frames.get(e);
+  if (!frame) {
+    frame = sseFrame(e.type, e, e.id);
+    frames.set(e, frame);
+  }
+  return frame;
+};
+
 /** How long a dropped slow consumer's last frames may wait to be read before its connection is cut. */
 const CLOSE_GRACE_MS = 1_000;
 
@@ -65,7 +80,7 @@ export function eventStream(
   // start() ran in the constructor. Subscribing may refuse (429) before any byte is sent: the caller answers
   // with the error envelope instead of a stream.
   handle = feed.subscribe(request, {
-    event: (e: ChainEvent) => push(sseFrame(e.type, e, e.id)),
+    event: (e: ChainEvent) => push(eventFrame(e)),
     reset: (info) => push(sseFrame('reset', info)),
     close: (info) => {
       if (ended) return;
