@@ -8,12 +8,13 @@ import { once } from 'node:events';
 //   GET  /events                          an event stream (`retry:` and a comment first, as the explorer's)
 //   POST /replay {"frames":[{"bytes","afterMs"}…]}  one broadcast per frame, `afterMs` after the first one;
 //        answers {"sent","firstId","lastId","seconds","cpuSeconds"} when done
-//   POST /flood {"bytes","seconds"}       broadcasts as fast as the streams take them (waiting for every
-//        socket that reports a full buffer to drain), for `seconds`; answers the same
+//   POST /flood {"bytes","seconds","batch"}  broadcasts as fast as the streams take them, `batch` frames a
+//        turn (default 16), waiting for a stream to drain once 64 frames wait for it, for `seconds`; answers the same
 import http from 'node:http';
 import { setTimeout as sleep, setImmediate as yieldNow } from 'node:timers/promises';
 
 const streams = new Set();
+const WINDOW = 64;
 let seq = 0;
 
 /** A frame of `bytes` bytes (at least its fixed part) with the next id and `at` = now. */
@@ -24,10 +25,13 @@ function frame(bytes) {
   return Buffer.from(`${head}${'x'.repeat(Math.max(0, bytes - head.length - tail.length))}${tail}`);
 }
 
-/** Writes one frame to every stream; the streams whose socket buffer is full. */
-function broadcast(buf) {
+/** Writes one frame to every stream; the streams holding more than `limit` unsent bytes. */
+function broadcast(buf, limit = Number.POSITIVE_INFINITY) {
   const full = [];
-  for (const res of streams) if (!res.write(buf)) full.push(res);
+  for (const res of streams) {
+    res.write(buf);
+    if (res.writableLength > limit) full.push(res);
+  }
   return full;
 }
 
@@ -50,9 +54,14 @@ async function run(plan) {
     }
   } else {
     const end = t0 + plan.seconds * 1000;
+    const batch = plan.batch ?? 16;
     while (performance.now() < end) {
-      const full = broadcast(frame(plan.bytes));
-      sent++;
+      // `batch` frames per turn: their writes to one socket go out in one system call, as the explorer's do
+      // when several events arrive at once. Up to WINDOW frames may wait for a slow stream (the explorer's
+      // maximum-rate phase keeps as many in flight); past that the broadcast waits for it to drain.
+      let full = [];
+      for (let i = 0; i < batch; i++) full = broadcast(frame(plan.bytes), WINDOW * plan.bytes);
+      sent += batch;
       if (full.length > 0) await drained(full);
       else await yieldNow();
     }

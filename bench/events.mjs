@@ -6,15 +6,18 @@
 // per client (every event id of its subscription, in order, once: gaps and duplicates must be 0), latency from
 // the event's `at` (its insert into the log, at the end of the block's transaction) to its receipt (p50/p99/max,
 // one machine clock), the server's RSS (VmRSS sampled, VmHWM) and CPU (with and without the clients, at the same
-// block rate), and the CPU of PostgreSQL, the node and the clients.
+// block rate), and the CPU of PostgreSQL, the node and the clients. Then the server at its maximum rate: an
+// API-only process fed over Redis (see maxRatePhase).
 // The ceiling, same run, same clients: a bare node:http broadcaster (bench/ceiling-sse.mjs) replaying the block
 // phase's frames (same sizes, same gaps), then broadcasting as fast as the clients take them.
 // usage: node bench/events.mjs [--clients 1000] [--workers 1] [--block-ms 250] [--tx-per-block 10]
-//          [--seconds 30] [--address-seconds 15] [--idle-seconds 8] [--flood-seconds 10]
+//          [--indexer-poll-ms 100] [--seconds 30] [--address-seconds 15] [--idle-seconds 8] [--max-seconds 10]
+//          [--flood-seconds 10] [--flood-batch 16] [--redis-url redis://127.0.0.1:6379]
 //          [--database-url postgres://…/postgres] [--out bench/out/events.json] [--server-cpu-prof DIR]
-// --address-seconds 0 leaves out the phase whose clients also track an address; --flood-seconds 0 the
-// ceiling's maximum rate. The database `bench_events` is created and dropped. Needs a built workspace.
-// The clients, the server, PostgreSQL and the node share the machine's cores.
+// --address-seconds 0 leaves out the phase whose clients also track an address; --max-seconds 0 the server's
+// maximum rate (skipped too when Redis does not answer); --flood-seconds 0 the ceiling's maximum rate. The
+// database `bench_events` is created and dropped. Needs a built workspace. The clients, the server, PostgreSQL,
+// Redis and the node share the machine's cores.
 import { fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,11 +37,16 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '1' },
     'block-ms': { type: 'string', default: '250' },
     'tx-per-block': { type: 'string', default: '10' },
+    // How often the indexer asks the node for a new tip: well under the block interval, so each block is its own
+    // transaction (and its events their own commit); shorter only adds polling to the server's CPU.
+    'indexer-poll-ms': { type: 'string', default: '100' },
     seconds: { type: 'string', default: '30' },
     'address-seconds': { type: 'string', default: '15' },
     'idle-seconds': { type: 'string', default: '8' },
     'flood-seconds': { type: 'string', default: '10' },
     'max-seconds': { type: 'string', default: '10' },
+    // Frames the ceiling writes to each stream per turn at its maximum rate (one system call per stream).
+    'flood-batch': { type: 'string', default: '16' },
     'redis-url': { type: 'string', default: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379' },
     'database-url': {
       type: 'string',
@@ -172,8 +180,7 @@ const serverEnv = {
   // through it).
   EVENTS_MAX_STREAMS_ANON: String(clients + 100),
   RATE_LIMIT_ENABLED: 'false',
-  // A block is indexed (and its events committed) within 20 ms of being mined, one block per transaction.
-  INDEXER_POLL_MS: '20',
+  INDEXER_POLL_MS: values['indexer-poll-ms'],
   REDIS_URL: '',
 };
 const profArgs = values['server-cpu-prof']
@@ -700,7 +707,11 @@ const flood =
   floodSeconds > 0
     ? await ceilingPhase(
         'maximum rate',
-        { bytes: blockPhase.result.frameBytes.block, seconds: floodSeconds },
+        {
+          bytes: blockPhase.result.frameBytes.block,
+          seconds: floodSeconds,
+          batch: Number(values['flood-batch']),
+        },
         false,
       )
     : null;
@@ -717,7 +728,7 @@ const ratio = (a, b, d = 2) => (a === null || b === null || !b ? null : round(a 
 const out = {
   date: new Date().toISOString(),
   machine: machineInfo(),
-  command: `node bench/events.mjs --clients ${clients} --workers ${workers} --block-ms ${blockMs} --tx-per-block ${values['tx-per-block']} --seconds ${seconds} --address-seconds ${addressSeconds} --idle-seconds ${idleSeconds} --max-seconds ${maxSeconds} --flood-seconds ${floodSeconds}`,
+  command: `node bench/events.mjs --clients ${clients} --workers ${workers} --block-ms ${blockMs} --tx-per-block ${values['tx-per-block']} --indexer-poll-ms ${values['indexer-poll-ms']} --seconds ${seconds} --address-seconds ${addressSeconds} --idle-seconds ${idleSeconds} --max-seconds ${maxSeconds} --flood-seconds ${floodSeconds} --flood-batch ${values['flood-batch']}`,
   setup: {
     server:
       'packages/server/dist/bin.js start (indexer and API in one process), PostgreSQL, devnet node in its own process',
