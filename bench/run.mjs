@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The whole performance suite in one command; writes bench/out/*.json and the tables of bench/RESULTS.md.
 // usage: node bench/run.mjs [--small-blocks 1000] [--large-blocks 100000] [--tx-per-block 10]
-//                           [--connections 32] [--seconds 5] [--skip-peer] [--skip-sync]
+//                           [--connections 32] [--seconds 5] [--skip-peer] [--skip-sync] [--skip-events]
 // Needs a built workspace (pnpm build), PostgreSQL on BENCH_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/postgres) and, for the peer comparison, litecoind. Where PostgreSQL is
 // absent: `apt-get install postgresql`, then `pg_ctlcluster 15 main start` (trust auth on loopback, or put the
@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createPgSql } from '../packages/db/dist/index.js';
+import { eventsTable } from './events-table.mjs';
 
 const { values } = parseArgs({
   // `pnpm bench -- --skip-peer` hands the script a leading `--`.
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     // Reuse the databases and results an earlier run's sync step left (bench_small, bench_large);
     // --skip-peer likewise reports the last peer run.
     'skip-sync': { type: 'boolean', default: false },
+    // Live events to 1,000 SSE clients (bench/events.mjs, about two minutes); skipped, the last run is reported.
+    'skip-events': { type: 'boolean', default: false },
   },
 });
 const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -77,6 +80,8 @@ for (const [label, blocks] of [
   }
   step('bench/serve.mjs', ['--database-url', dbUrl(`bench_${label}`), '--label', label, ...serveArgs]);
 }
+if (!values['skip-events'])
+  step('bench/events.mjs', ['--database-url', base, '--out', 'bench/out/events.json']);
 if (!values['skip-sync']) step('bench/fetch.mjs', ['--out', 'bench/out/fetch.json']);
 if (!values['skip-peer']) step('bench/peer.mjs', ['--out', 'bench/out/peer.json']);
 const exists = (name) => {
@@ -186,6 +191,15 @@ if (peer) {
     '|---|---|---|---|',
     `| \`/v1/blocks/{hash}\` vs \`getblock <hash> 2\` | ${n(peer.block.api.rps)} req/s (p99 ${peer.block.api.p99} ms) | ${n(peer.block.nodeGetblock2.rps)} req/s (p99 ${peer.block.nodeGetblock2.p99} ms) | ${peer.block.ratio}× |`,
     `| \`/v1/addresses/{a}/utxos\` vs \`scantxoutset\` (${peer.chain.busyUtxos} UTXOs, sequential) | ${peer.utxos.apiMs} ms | ${peer.utxos.scantxoutsetMs} ms | ${n(peer.utxos.speedup)}× faster |`,
+  );
+}
+if (exists('events')) {
+  const events = read('events');
+  lines.push(
+    '',
+    `### Live events (${events.phases[0].streams.toLocaleString('en-US')} SSE clients; ceiling: a bare node:http broadcaster, same clients, same run)`,
+    '',
+    ...eventsTable(events),
   );
 }
 const report = lines.join('\n');
