@@ -168,7 +168,12 @@ export function buildOpenApiDocument(
     const success = route.raw
       ? { type: 'object', description: 'An OpenAPI 3.1 document.', additionalProperties: true }
       : route.stream
-        ? { type: 'string', description: route.stream.description }
+        ? {
+            type: 'string',
+            description: route.stream.description,
+            // Each event's `data:` is one of these (JSON Schema's contentSchema): named for readers and generators.
+            contentSchema: { $ref: '#/components/schemas/ChainEvent' },
+          }
         : collect(successEnvelope(route.response, route.list === true));
     // A stream's events are described by their own schema, so clients can generate types for them.
     if (route.stream) collect(ChainEventSchema);
