@@ -181,7 +181,10 @@ describe('hostile input against every endpoint of the served OpenAPI document (P
     const before = { chain: await canonicalDump(f.db.sql), keys: await dumpKeys() };
     const doc = JSON.parse((await rawGet(server.url, '/v1/openapi.json')).text);
     const targets: string[] = [];
-    const operations = Object.entries(doc.paths as Record<string, any>);
+    // The event stream does not end: its refusals of hostile input are tested in src/events/.
+    const operations = Object.entries(doc.paths as Record<string, any>).filter(
+      ([, item]) => item.get.responses['200'].content['application/json'] !== undefined,
+    );
     expect(operations.length).toBeGreaterThan(30);
     for (const [template, item] of operations) {
       const params: { name: string; in: string }[] = item.get.parameters ?? [];
