@@ -20,6 +20,7 @@ export {
   blockEventDrafts,
   DEFAULT_EVENT_RETENTION,
   eventLogBounds,
+  lastReorgAddedHeight,
   readEventsAfter,
 } from './queries/events.js';
 export * from './queries/ingest.js';
@@ -31,7 +32,13 @@ export {
   recentBlockFloors,
   writeMempoolState,
 } from './queries/mempool-state.js';
-export { type RollbackResult, rollbackTo } from './queries/rollback.js';
+export {
+  type BlockRef,
+  REORG_EVENT_BLOCKS,
+  type RollbackOptions,
+  type RollbackResult,
+  rollbackTo,
+} from './queries/rollback.js';
 export * from './queries/state.js';
 export {
   type AttemptOutcome,

@@ -1,4 +1,4 @@
-import type { ChainEvent, Logger } from '@explorer/core';
+import type { ChainEvent, EventDraft, Logger } from '@explorer/core';
 import { silentLogger } from '@explorer/core';
 import {
   type AdvisoryLock,
@@ -6,6 +6,8 @@ import {
   blockEventDrafts,
   blockHashesAt,
   DatabaseError,
+  lastReorgAddedHeight,
+  REORG_EVENT_BLOCKS,
   readIndexerState,
   reattributePools,
   replaceDefinitions,
@@ -46,6 +48,19 @@ export interface IndexerStatus {
   reorgs: number;
   /** The chain being indexed, once the node was asked. */
   chain: ChainInfo | null;
+  /** How a sync is going, while the indexer is more than a batch behind the node; null otherwise. */
+  progress: SyncProgress | null;
+}
+
+/** How a sync is going: where it is, how fast it goes, and when it should be done. */
+export interface SyncProgress {
+  height: number;
+  nodeHeight: number;
+  /** Blocks and transactions written per second over the last few seconds. */
+  blocksPerSecond: number;
+  txPerSecond: number;
+  /** Seconds until the node's height is reached at the pace of this sync so far; null before a pace is known. */
+  etaSeconds: number | null;
 }
 
 /** Options of the indexer. */
@@ -60,8 +75,12 @@ export interface IndexerOptions {
   log?: Logger;
   /** How often to ask the node for a new tip when synced (default 1,000 ms). */
   pollIntervalMs?: number;
-  /** Deepest reorg rolled back automatically (default 100); deeper ones stop the indexer, keeping the old data. */
-  maxReorgDepth?: number;
+  /**
+   * Deepest reorg rolled back automatically; deeper ones stop the indexer, keeping the old data. Default 100,
+   * and no limit on regtest and simnet, whose nodes start their chain anew by design (pearld deletes its
+   * regtest database at every start).
+   */
+  maxReorgDepth?: number | null;
   /** Transactions to aim for in one database transaction during initial sync (default 2,500). */
   batchTxTarget?: number;
   /** Most blocks in one database transaction (default 500). */
@@ -70,6 +89,8 @@ export interface IndexerOptions {
   rpcBatchBlocks?: number;
   /** Sizes of the writer's in-memory caches of unspent outputs and balances. */
   cache?: IngestCacheOptions;
+  /** How often a sync logs its progress (default 5,000 ms). */
+  progressIntervalMs?: number;
   /** The live events the indexer records (block, address, reorg) and who hears of them once committed. */
   events?: IndexerEventOptions;
 }
@@ -85,6 +106,49 @@ export interface IndexerEventOptions {
   retain?: number;
   /** Called with the events of each committed transaction, in id order. */
   onEvents?: (events: ChainEvent[]) => void;
+}
+
+/** The log line of a sync's progress, e.g. `syncing: 1200 of 4000 (30.0 %), 85 blocks/s, 690 tx/s, ETA 33 s`. */
+export function progressLine(p: SyncProgress): string {
+  const pct = p.nodeHeight > 0 ? ` (${((100 * p.height) / p.nodeHeight).toFixed(1)} %)` : '';
+  const eta = p.etaSeconds === null ? 'ETA unknown' : `ETA ${formatSeconds(p.etaSeconds)}`;
+  return `syncing: ${p.height} of ${p.nodeHeight}${pct}, ${Math.round(p.blocksPerSecond)} blocks/s, ${Math.round(p.txPerSecond)} tx/s, ${eta}`;
+}
+
+const formatSeconds = (s: number) =>
+  s < 90 ? `${Math.round(s)} s` : s < 5_400 ? `${Math.round(s / 60)} min` : `${(s / 3_600).toFixed(1)} h`;
+
+/**
+ * Follows one sync's commits: the pace over the last interval, the ETA at the pace of the whole sync so far,
+ * and whether it is time to log.
+ */
+function createProgress(fromHeight: number, nodeHeight: number, intervalMs: number) {
+  const began = performance.now();
+  let last = { at: began, height: fromHeight, txs: 0 };
+  let txs = 0;
+  let first = true;
+  return {
+    committed(height: number, txCount: number): { progress: SyncProgress; log: boolean } | null {
+      txs += txCount;
+      const now = performance.now();
+      const since = (now - last.at) / 1000;
+      // A sync of one batch has no pace worth saying.
+      if (height >= nodeHeight && first) return null;
+      if (!first && since * 1000 < intervalMs) return null;
+      first = false;
+      const overall = (now - began) / 1000;
+      const pace = overall > 0 ? (height - fromHeight) / overall : 0;
+      const progress: SyncProgress = {
+        height,
+        nodeHeight,
+        blocksPerSecond: since > 0 ? (height - last.height) / since : 0,
+        txPerSecond: since > 0 ? (txs - last.txs) / since : 0,
+        etaSeconds: pace > 0 ? Math.max(0, (nodeHeight - height) / pace) : null,
+      };
+      last = { at: now, height, txs };
+      return { progress, log: true };
+    },
+  };
 }
 
 /** The chain reorganised deeper than the configured limit. */
@@ -124,10 +188,10 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   const { sql, node, definitions } = opts;
   const log = opts.log ?? silentLogger;
   const pollMs = opts.pollIntervalMs ?? 1_000;
-  const maxDepth = opts.maxReorgDepth ?? 100;
   const txTarget = opts.batchTxTarget ?? 2_500;
   const maxBlocks = opts.maxBatchBlocks ?? 500;
   const rpcBatch = opts.rpcBatchBlocks ?? 25;
+  const progressMs = opts.progressIntervalMs ?? 5_000;
   const liveWindow = opts.events?.liveWindow ?? 100;
   const retain = opts.events?.retain;
   const announce = (events: ChainEvent[]) => {
@@ -148,6 +212,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     lag: null,
     reorgs: 0,
     chain: null,
+    progress: null,
   };
   let profile: ChainProfile | null = opts.profile ?? null;
   let chainChecked = false;
@@ -156,6 +221,8 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   let loop: Promise<void> | null = null;
   let abort = new AbortController();
   let avgTxPerBlock = 10;
+  /** Blocks up to this height get `block` events whatever the live window says: a reorg event named them. */
+  let announceThrough: number | null = null;
 
   const setState = async (state: IndexerState, error: string | null = null) => {
     const changed = state !== status.state || error !== status.error;
@@ -266,6 +333,9 @@ export function createIndexer(opts: IndexerOptions): Indexer {
 
   /** Finds the highest height where the index and the node agree, looking at most maxDepth + 1 blocks down. */
   async function findFork(tipHeight: number, nodeHeight: number): Promise<number> {
+    const network = profile?.info.network ?? null;
+    const maxDepth =
+      opts.maxReorgDepth ?? (network === 'regtest' || network === 'simnet' ? Number.POSITIVE_INFINITY : 100);
     let h = Math.min(tipHeight, nodeHeight);
     const floor = Math.max(-1, tipHeight - maxDepth - 1);
     while (h > floor) {
@@ -290,6 +360,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     await ensureLock();
     await ensureChain();
     await syncDefinitions();
+    announceThrough ??= await lastReorgAddedHeight(sql);
     let applied = 0;
     let rolledBack = 0;
     for (;;) {
@@ -305,44 +376,22 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           state.tip_height <= nodeHeight ? await node.call<string>('getblockhash', [state.tip_height]) : null;
         if (nodeHash !== state.tip_hash) {
           const fork = await findFork(state.tip_height, nodeHeight);
-          // The new branch as the node has it now (at most 100 blocks of it): the reorg event names it.
+          // The new branch as the node has it now (the node may have moved on since its height was read).
+          const branchTop = Math.max(nodeHeight, await node.call<number>('getblockcount'));
+          status.nodeHeight = branchTop;
           const addedHeights = Array.from(
-            { length: Math.max(0, Math.min(nodeHeight - fork, 100)) },
+            { length: Math.max(0, Math.min(branchTop - fork, REORG_EVENT_BLOCKS)) },
             (_, i) => fork + 1 + i,
           );
           const addedHashes =
             addedHeights.length > 0
               ? await node.batch<string>(addedHeights.map((x) => ({ method: 'getblockhash', params: [x] })))
               : [];
-          let reorgEvents: ChainEvent[] = [];
-          const r = await whileLocked(async (tx) => {
-            const removedHeights = Array.from(
-              { length: Math.max(0, state.tip_height - fork) },
-              (_, i) => fork + 1 + i,
-            );
-            const removed = await blockHashesAt(tx, removedHeights);
-            const result = await rollbackTo(tx, fork);
-            reorgEvents = await appendEvents(
-              tx,
-              [
-                {
-                  type: 'reorg',
-                  data: {
-                    forkHeight: result.newTip.height,
-                    forkHash: result.newTip.hash,
-                    removed: removedHeights.flatMap((height) => {
-                      const hash = removed.get(height);
-                      return hash ? [{ height, hash }] : [];
-                    }),
-                    added: addedHeights.map((height, i) => ({ height, hash: addedHashes[i]! })),
-                  },
-                },
-              ],
-              { retain },
-            );
-            return result;
-          });
-          announce(reorgEvents);
+          const added = addedHeights.map((height, i) => ({ height, hash: addedHashes[i]! }));
+          const r = await whileLocked((tx) => rollbackTo(tx, fork, { added, retain }));
+          announce(r.events);
+          // Every block the reorg event names follows as a `block` event, however far below the tip it is.
+          announceThrough = Math.max(announceThrough ?? -1, fork + added.length);
           rolledBack += r.removedBlocks;
           status.tipHeight = r.newTip.height;
           status.tipHash = r.newTip.hash;
@@ -365,13 +414,22 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       // Three stages overlap: the node serves batch N+2 while batch N+1 is prepared in memory and batch N is
       // written. A batch's transaction only starts once the one before it committed.
       const ingest = new IngestState(opts.cache);
+      const progress = createProgress(status.tipHeight, nodeHeight, progressMs);
       let writing: Promise<void> | null = null;
       const write = (p: PreparedBatch) =>
         whileLocked(async (tx) => {
           await writePrepared(tx, p);
-          const from = Math.max(p.parent.height + 1, nodeHeight - liveWindow + 1);
-          if (from > p.last.height) return [];
-          return appendEvents(tx, await blockEventDrafts(tx, from, p.last.height), { retain });
+          const first = p.parent.height + 1;
+          const last = p.last.height;
+          // Blocks near the tip, and those a reorg event named, get events; an initial sync's do not.
+          const ranges = [
+            [first, Math.min(last, announceThrough ?? -1)],
+            [Math.max(first, nodeHeight - liveWindow + 1), last],
+          ].filter(([a, b]) => a! <= b!) as [number, number][];
+          if (ranges.length === 2 && ranges[0]![1] >= ranges[1]![0] - 1) ranges.splice(0, 2, [first, last]);
+          const drafts: EventDraft[] = [];
+          for (const [from, to] of ranges) drafts.push(...(await blockEventDrafts(tx, from, to)));
+          return appendEvents(tx, drafts, { retain });
         }).then((events) => {
           announce(events);
           ingest.committed(p.seq);
@@ -379,6 +437,9 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           status.tipHeight = p.last.height;
           status.tipHash = p.last.hash;
           status.lag = Math.max(0, nodeHeight - p.last.height);
+          const report = progress.committed(p.last.height, p.txCount);
+          status.progress = report?.progress ?? status.progress;
+          if (report?.log) log.info({ ...report.progress }, progressLine(report.progress));
         });
       /** Waits for the batch being written; false when it no longer extended the tip. */
       const settle = async (): Promise<boolean> => {
@@ -430,10 +491,12 @@ export function createIndexer(opts: IndexerOptions): Indexer {
         // Never leave a write running behind an error.
         await (writing as Promise<void> | null)?.catch(() => {});
       }
+      status.progress = null;
       if (abort.signal.aborted) break;
       if (!mismatch && status.tipHeight >= nodeHeight) break;
     }
-    await setState('synced');
+    // Stopped halfway is not synced: the state says so once stop() completes.
+    if (!abort.signal.aborted) await setState('synced');
     return { applied, rolledBack };
   }
 

@@ -31,7 +31,8 @@ export interface ServerConfig {
   indexerPollMs: number;
   /** How often the mempool watcher beside the indexer reads the node's mempool. */
   mempoolPollMs: number;
-  maxReorgDepth: number;
+  /** Null: 100, and no limit on regtest and simnet. */
+  maxReorgDepth: number | null;
   finalityDepth: number;
   cacheEntries: number;
   /** Approximate memory budget of the response cache, in MiB (0 turns it off). */
@@ -354,10 +355,10 @@ export const SETTINGS: readonly Setting[] = [
   s({
     key: 'maxReorgDepth',
     env: 'MAX_REORG_DEPTH',
-    shown: '100',
+    shown: '100 (none on regtest, simnet)',
     description: 'deepest reorg rolled back automatically',
     parse: int(1, MAX),
-    fallback: 100,
+    fallback: null,
   }),
   s({
     key: 'finalityDepth',

@@ -1,7 +1,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@explorer/core';
-import { blockHashesAt, readIndexerState, rollbackTo, type Sql } from '@explorer/db';
+import {
+  type BlockRef,
+  blockHashesAt,
+  REORG_EVENT_BLOCKS,
+  readIndexerState,
+  rollbackTo,
+  type Sql,
+} from '@explorer/db';
 import { createDevnet, type Devnet } from '@explorer/devnet';
 import type { ServerConfig } from './config.js';
 
@@ -88,7 +95,12 @@ export async function startDevnetChain(config: ServerConfig, now = Date.now()): 
  * the blocks an earlier run mined live, so the index may hold blocks the new chain lacks — possibly more
  * than MAX_REORG_DEPTH, which would stop the indexer. The devnet is ours, so its chain is the truth.
  */
-export async function reconcileWithDevnet(sql: Sql, devnet: Devnet, log: Logger): Promise<number> {
+export async function reconcileWithDevnet(
+  sql: Sql,
+  devnet: Devnet,
+  log: Logger,
+  opts: { retain?: number } = {},
+): Promise<number> {
   const state = await readIndexerState(sql);
   if (state.tip_height < 0) return 0;
   const same = async (h: number) => {
@@ -108,7 +120,12 @@ export async function reconcileWithDevnet(sql: Sql, devnet: Devnet, log: Logger)
     }
   }
   if (lo >= state.tip_height) return 0;
-  const r = await sql.transaction((tx) => rollbackTo(tx, lo));
+  // The devnet's branch above the fork point (none, unless its history grew): the reorg event names it.
+  const top = Math.min(devnet.height(), lo + REORG_EVENT_BLOCKS);
+  const added: BlockRef[] = [];
+  for (let h = lo + 1; h <= top; h++)
+    added.push({ height: h, hash: (await devnet.rpc('getblockhash', [h])) as string });
+  const r = await sql.transaction((tx) => rollbackTo(tx, lo, { added, retain: opts.retain }));
   // Expected on every restart of the demo (its live blocks are not regenerated): news, not a warning.
   log.info(
     { fork: lo, removed: r.removedBlocks },

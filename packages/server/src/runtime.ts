@@ -67,6 +67,9 @@ export interface RuntimeOptions {
 
 type Closer = () => Promise<void> | void;
 
+/** The indexer's batches on the embedded database: a few hundred transactions per write transaction. */
+const EMBEDDED_SYNC_BATCH = { batchTxTarget: 200, maxBatchBlocks: 50 };
+
 function listen(
   server: ReturnType<typeof serve>,
   ready: Promise<AddressInfo>,
@@ -349,7 +352,8 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         });
         closers.push(() => writeSql.close());
       }
-      if (demo && chain) await demo.reconcileWithDevnet(writeSql, chain.devnet, log);
+      if (demo && chain)
+        await demo.reconcileWithDevnet(writeSql, chain.devnet, log, { retain: config.eventsRetain });
       const nodeClient = createNodeClient({ url: nodeUrl, tlsCa });
       const started = createIndexer({
         sql: writeSql,
@@ -359,6 +363,9 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         log,
         pollIntervalMs: config.indexerPollMs,
         maxReorgDepth: config.maxReorgDepth,
+        // The embedded database runs in this process and serves one transaction at a time: short write
+        // transactions let the API's reads (and a Ctrl-C) in between them while a sync runs.
+        ...(writeSql.driver === 'pglite' ? EMBEDDED_SYNC_BATCH : {}),
         events: { onEvents: publishEvents, retain: config.eventsRetain },
       });
       await started.start();

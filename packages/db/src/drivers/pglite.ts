@@ -41,6 +41,52 @@ function wrap(db: Queryable, transaction: Sql['transaction'], close: () => Promi
   };
 }
 
+/** Longest a transaction waits for the reads in flight before it starts anyway. */
+const MAX_READ_PRIORITY_MS = 250;
+
+/**
+ * Reads before writes. The embedded database runs one statement or transaction at a time, first come first
+ * served, so a reader that arrives during a write transaction would otherwise also wait behind every further
+ * one the indexer has lined up: during a sync an API request could wait many of them. A transaction starts
+ * once the statements asked outside a transaction have run (or after MAX_READ_PRIORITY_MS, so a steady stream
+ * of reads cannot hold the writer back for ever).
+ */
+function readsFirst() {
+  let inFlight = 0;
+  let waiters: (() => void)[] = [];
+  const settle = () => {
+    if (inFlight > 0) return;
+    const ready = waiters;
+    waiters = [];
+    for (const w of ready) w();
+  };
+  const count = async <T>(run: () => Promise<T>): Promise<T> => {
+    inFlight++;
+    try {
+      return await run();
+    } finally {
+      inFlight--;
+      settle();
+    }
+  };
+  return {
+    track: (db: PGlite): Queryable => ({
+      query: ((text: string, params?: unknown[]) => count(() => db.query(text, params))) as PGlite['query'],
+      exec: ((script: string) => count(() => db.exec(script))) as PGlite['exec'],
+    }),
+    drained: (): Promise<void> => {
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, MAX_READ_PRIORITY_MS);
+        waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
 /**
  * Opens (or creates) an embedded PostgreSQL database behind the Sql interface.
  * @example const sql = await createPgliteSql({ dataDir: '.explorer/pgdata' })
@@ -51,17 +97,20 @@ export async function createPgliteSql(opts: PgliteOptions = {}): Promise<Sql> {
     await db.exec(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"; SET search_path TO "${opts.schema}"`);
   }
   const close = () => db.close();
+  const reads = readsFirst();
   const self: Sql = wrap(
-    db,
-    (fn) =>
-      db.transaction(async (tx) => {
+    reads.track(db),
+    async (fn) => {
+      await reads.drained();
+      return db.transaction(async (tx) => {
         const inner: Sql = wrap(
           tx,
           (f) => f(inner),
           async () => {},
         );
         return fn(inner);
-      }),
+      });
+    },
     close,
   );
   return self;

@@ -100,6 +100,24 @@ export async function readEventsAfter(sql: Sql, afterId: string, limit = 1_000):
   return rows.map(toEvent);
 }
 
+/**
+ * The highest block the newest `reorg` event in the log names as added (-1 when none): those blocks are
+ * announced as `block` events even below the live window, also by an indexer restarted after the rollback.
+ */
+export async function lastReorgAddedHeight(sql: Sql): Promise<number> {
+  const [row] = await sql.query<{ payload: unknown }>(
+    "SELECT payload FROM events WHERE topic = 'reorg' ORDER BY id DESC LIMIT 1",
+    [],
+    'events.last-reorg',
+  );
+  if (!row) return -1;
+  const data = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as {
+    forkHeight: number;
+    added: { height: number }[];
+  };
+  return data.added.at(-1)?.height ?? data.forkHeight;
+}
+
 /** The ids the log holds: its oldest and latest (null when empty), and the id the next event will exceed. */
 export async function eventLogBounds(sql: Sql): Promise<{ oldest: string | null; latest: string | null }> {
   const [row] = await sql.query<{ oldest: Int8 | null; latest: Int8 | null }>(
