@@ -181,4 +181,36 @@ describe('commands over the SDK', () => {
     expect(table.out).toMatch(new RegExp(`^bucket\\.reset\\s+${iso} \\(in \\d+ s\\)$`, 'm'));
     expect(JSON.parse((await cli(['me', '--json'], fetch)).out).bucket.reset).toBe(reset);
   });
+
+  it('miners and pools alone show the top list, with its options; the top subcommands still work', async () => {
+    const miners = [{ address: 'prl1qminer', label: null, blocks: 3, share: 0.5 }];
+    const pools = [{ id: 'foundryusa', name: 'Foundry USA', blocks: 3, share: 0.5 }];
+    const { fetch, seen } = recording((url) =>
+      url.pathname === '/v1/miners/top'
+        ? json(200, {
+            ok: true,
+            miners,
+            pagination: { limit: 2, cursor: null, nextCursor: null, hasMore: false },
+            meta: { requestId: 'r' },
+          })
+        : json(200, { ok: true, window: '7d', blocks: 6, pools, meta: { requestId: 'r' } }),
+    );
+    for (const argv of [['miners'], ['miners', 'top']]) {
+      const r = await cli([...argv, '--limit', '2', '--table'], fetch);
+      expect(r).toMatchObject({ code: 0, err: '' });
+      expect(r.out).toMatch(/^address\s+label\s+blocks\s+share/);
+      expect(r.out).toContain('prl1qminer');
+    }
+    for (const argv of [['pools'], ['pools', 'top']]) {
+      const r = await cli([...argv, '--window', '7d', '--table'], fetch);
+      expect(r).toMatchObject({ code: 0, err: '' });
+      expect(r.out).toMatch(/\nfoundryusa\s+Foundry USA\s+3\s+50\.00%/);
+    }
+    expect(seen.map((s) => s.url)).toEqual([
+      '/v1/miners/top?limit=2',
+      '/v1/miners/top?limit=2',
+      '/v1/pools/top?window=7d',
+      '/v1/pools/top?window=7d',
+    ]);
+  });
 });
