@@ -93,6 +93,7 @@ describe('SDK subscriptions and explorer watch against the real /v1/events (PGli
   let reference: ChainEvent[];
   let height: number;
 
+  // Starting the explorer can take more than a minute when the machine's cores are busy with other work.
   beforeAll(async () => {
     const config = loadConfig({
       EXPLORER_DATA_DIR: dataDir,
@@ -112,7 +113,7 @@ describe('SDK subscriptions and explorer watch against the real /v1/events (PGli
       return blocks[0] && blocks[0].height >= BLOCKS + 2 ? blocks[0].height : null;
     });
     reference = await untilHeight(client.events.subscribe({ lastEventId: '0' }), height);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await runtime?.close();
