@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createListPrinter, formatCoins, renderRecord, resolveFormat, shortHash } from './output.js';
+import {
+  createListPrinter,
+  formatCoins,
+  formatNumber,
+  formatUntil,
+  renderRecord,
+  resolveFormat,
+  shortHash,
+} from './output.js';
 
 const sink = () => {
   let text = '';
@@ -44,6 +52,27 @@ describe('output', () => {
     const empty = sink();
     createListPrinter({ format: 'json', baseUnits: false, out: empty.out }, 'txs', []).end();
     expect(JSON.parse(empty.text())).toEqual({ txs: [] });
+  });
+
+  it('shows numbers that are not whole to 6 significant digits, never cutting the whole part', () => {
+    expect(formatNumber(4.211597387306128)).toBe('4.2116');
+    expect(formatNumber(-2.7935915027648917)).toBe('-2.79359');
+    expect(formatNumber(145.19354838709677)).toBe('145.194');
+    expect(formatNumber(10463831.949242195)).toBe('10463832');
+    expect(formatNumber(123456.5)).toBe('123457');
+    expect(formatNumber(0.000012345678)).toBe('0.0000123457');
+    expect(formatNumber(0.1 + 0.2)).toBe('0.3');
+    expect(formatNumber(1.5)).toBe('1.5');
+    expect(formatNumber(42)).toBe('42');
+    expect(formatNumber(2 ** 53 + 2)).toBe('9007199254740994');
+  });
+
+  it('shows a time to come as ISO 8601 with how far off it is', () => {
+    expect(formatUntil(1_000, 958_000)).toBe('1970-01-01T00:16:40Z (in 42 s)');
+    expect(formatUntil(1_000, 1_000_000)).toBe('1970-01-01T00:16:40Z (in 0 s)');
+    expect(formatUntil(1_000, 1_003_000)).toBe('1970-01-01T00:16:40Z (3 s ago)');
+    expect(formatUntil(1_000, 1_000_000 - 300_000)).toBe('1970-01-01T00:16:40Z (in 5 min)');
+    expect(formatUntil(86_400, 0)).toBe('1970-01-02T00:00:00Z (in 24 h)');
   });
 
   it('renders records with amounts in coins (or base units) and nested lists as tables', () => {

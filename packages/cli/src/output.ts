@@ -16,7 +16,7 @@ export interface OutputOptions {
 }
 
 /** How a table cell is shown. */
-export type CellKind = 'amount' | 'time' | 'hash' | 'share' | 'text';
+export type CellKind = 'amount' | 'time' | 'until' | 'hash' | 'share' | 'text';
 
 /** One column of a list table. */
 export interface Column {
@@ -59,6 +59,34 @@ export function formatTime(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+/**
+ * A Unix time yet to come (or just past) as ISO 8601 with how far it is from `nowMs`: seconds under two
+ * minutes, else minutes, else hours.
+ * @example formatUntil(1_000, 958_000) // '1970-01-01T00:16:40Z (in 42 s)'
+ */
+export function formatUntil(seconds: number, nowMs = Date.now()): string {
+  const delta = Math.round(seconds - nowMs / 1000);
+  const abs = Math.abs(delta);
+  const span =
+    abs < 120 ? `${abs} s` : abs < 7200 ? `${Math.round(abs / 60)} min` : `${Math.round(abs / 3600)} h`;
+  return `${formatTime(seconds)} (${delta >= 0 ? `in ${span}` : `${span} ago`})`;
+}
+
+/** Significant digits a table shows of a number that is not whole. */
+const SIGNIFICANT_DIGITS = 6;
+
+/**
+ * A number as table text: whole numbers as they are; others to 6 significant digits, but never fewer than
+ * their whole part (trailing zeros dropped). JSON output keeps the API's numbers.
+ * @example formatNumber(145.19354838709677) // '145.194'
+ * @example formatNumber(10463831.949242195) // '10463832'
+ */
+export function formatNumber(n: number): string {
+  if (Number.isInteger(n) || !Number.isFinite(n)) return String(n);
+  if (Math.abs(n) >= 10 ** (SIGNIFICANT_DIGITS - 1)) return String(Math.round(n));
+  return String(Number(n.toPrecision(SIGNIFICANT_DIGITS)));
+}
+
 /** A hash shortened to its first and last 8 characters. */
 export function shortHash(hash: string): string {
   return hash.length > 20 ? `${hash.slice(0, 8)}…${hash.slice(-8)}` : hash;
@@ -73,11 +101,13 @@ export function formatCell(value: unknown, kind: CellKind, baseUnits: boolean): 
   )
     return baseUnits ? String(value) : formatCoins(value);
   if (kind === 'time' && typeof value === 'number') return formatTime(value);
+  if (kind === 'until' && typeof value === 'number') return formatUntil(value);
   if (kind === 'hash' && typeof value === 'string') return shortHash(value);
   if (kind === 'share' && typeof value === 'number') return `${(value * 100).toFixed(2)}%`;
   if (Array.isArray(value))
     return value.every((v) => typeof v !== 'object') ? value.join(', ') : `[${value.length}]`;
   if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'number') return formatNumber(value);
   return String(value);
 }
 
@@ -108,6 +138,8 @@ const AMOUNT_KEYS = new Set([
   'totalFee',
 ]);
 const TIME_KEYS = new Set(['time', 'medianTime', 'lastBlockTime', 'tipTime']);
+/** Keys whose numbers are Unix times to come, shown with how far off they are (a rate-limit window's end). */
+const UNTIL_KEYS = new Set(['reset']);
 
 const SHARE_KEYS = new Set(['share', 'certifiedShare', 'moeShare']);
 const HASH_KEYS = new Set([
@@ -124,6 +156,7 @@ const HASH_KEYS = new Set([
 export function kindOfKey(key: string, inColumn = false): CellKind {
   if (AMOUNT_KEYS.has(key)) return 'amount';
   if (TIME_KEYS.has(key)) return 'time';
+  if (UNTIL_KEYS.has(key)) return 'until';
   if (SHARE_KEYS.has(key)) return 'share';
   if (inColumn && HASH_KEYS.has(key)) return 'hash';
   return 'text';

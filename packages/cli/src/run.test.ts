@@ -145,4 +145,72 @@ describe('commands over the SDK', () => {
     const bare = await cli(['status'], async () => json(200, { status: { healthy: true } }));
     expect(bare).toMatchObject({ code: 7, err: expect.stringMatching(/body\.ok is not true/) });
   });
+
+  it('tables round the numbers that are not whole (market, analytics network); --json keeps them', async () => {
+    const quote = { vsCurrency: 'usd', price: 4.211597387306128, change24h: -2.7935915027648917 };
+    const network = {
+      difficulty: 1.13669239,
+      hashrate: { '1d': { averageBlockInterval: 145.19354838709677 } },
+    };
+    const { fetch } = recording((url) =>
+      url.pathname === '/v1/market'
+        ? json(200, { ok: true, market: { coin: 'demo', quotes: [quote] }, meta: { requestId: 'r' } })
+        : json(200, { ok: true, network, meta: { requestId: 'r' } }),
+    );
+    const market = await cli(['market', '--table'], fetch);
+    expect(market).toMatchObject({ code: 0, err: '' });
+    expect(market.out).toMatch(/\nusd\s+4\.2116\s+-2\.79359\n/);
+    expect(JSON.parse((await cli(['market', '--json'], fetch)).out)).toEqual({
+      market: { coin: 'demo', quotes: [quote] },
+    });
+    const table = await cli(['analytics', 'network', '--table'], fetch);
+    expect(table.out).toMatch(/^difficulty\s+1\.13669$/m);
+    expect(table.out).toMatch(/^hashrate\.1d\.averageBlockInterval\s+145\.194$/m);
+    expect(JSON.parse((await cli(['analytics', 'network', '--json'], fetch)).out)).toEqual({ network });
+  });
+
+  it('me shows when the rate-limit window resets as a time and how far off it is; --json keeps Unix seconds', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 42;
+    const bucket = { name: 'anon:127.0.0.1', limit: 120, remaining: 117, reset, windowSeconds: 60 };
+    const { fetch } = recording(() =>
+      json(200, { ok: true, identity: { type: 'anonymous' }, bucket, meta: { requestId: 'r' } }),
+    );
+    const table = await cli(['me', '--table'], fetch);
+    const iso = new Date(reset * 1000).toISOString().replace('.000Z', 'Z');
+    // The seconds left are counted when the table is drawn: 42, or fewer on a slow machine.
+    expect(table.out).toMatch(new RegExp(`^bucket\\.reset\\s+${iso} \\(in \\d+ s\\)$`, 'm'));
+    expect(JSON.parse((await cli(['me', '--json'], fetch)).out).bucket.reset).toBe(reset);
+  });
+
+  it('miners and pools alone show the top list, with its options; the top subcommands still work', async () => {
+    const miners = [{ address: 'prl1qminer', label: null, blocks: 3, share: 0.5 }];
+    const pools = [{ id: 'foundryusa', name: 'Foundry USA', blocks: 3, share: 0.5 }];
+    const { fetch, seen } = recording((url) =>
+      url.pathname === '/v1/miners/top'
+        ? json(200, {
+            ok: true,
+            miners,
+            pagination: { limit: 2, cursor: null, nextCursor: null, hasMore: false },
+            meta: { requestId: 'r' },
+          })
+        : json(200, { ok: true, window: '7d', blocks: 6, pools, meta: { requestId: 'r' } }),
+    );
+    for (const argv of [['miners'], ['miners', 'top']]) {
+      const r = await cli([...argv, '--limit', '2', '--table'], fetch);
+      expect(r).toMatchObject({ code: 0, err: '' });
+      expect(r.out).toMatch(/^address\s+label\s+blocks\s+share/);
+      expect(r.out).toContain('prl1qminer');
+    }
+    for (const argv of [['pools'], ['pools', 'top']]) {
+      const r = await cli([...argv, '--window', '7d', '--table'], fetch);
+      expect(r).toMatchObject({ code: 0, err: '' });
+      expect(r.out).toMatch(/\nfoundryusa\s+Foundry USA\s+3\s+50\.00%/);
+    }
+    expect(seen.map((s) => s.url)).toEqual([
+      '/v1/miners/top?limit=2',
+      '/v1/miners/top?limit=2',
+      '/v1/pools/top?window=7d',
+      '/v1/pools/top?window=7d',
+    ]);
+  });
 });

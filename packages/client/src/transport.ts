@@ -1,4 +1,5 @@
 import ky, { isHTTPError, isTimeoutError } from 'ky';
+import { abortableBody } from './abortable-body.js';
 import { type ErrorBody, ExplorerApiError } from './errors/api-error.js';
 import { ExplorerError } from './errors/explorer-error.js';
 import { ExplorerNetworkError } from './errors/network-error.js';
@@ -139,6 +140,7 @@ export function retryPolicyOf(opts: Pick<ExplorerClientOptions, 'retry'>): Retry
 /**
  * Opens a long-lived GET whose body is read as it arrives (an event stream): no timeout and no retry (the
  * caller's loop decides), a non-2xx answer thrown as ExplorerApiError, no answer as ExplorerNetworkError.
+ * Aborting `signal` (or the client's) ends the request and, however long after the answer, the body's reads.
  */
 export type OpenStream = (
   operationId: string,
@@ -264,12 +266,13 @@ export function createConnection(opts: ExplorerClientOptions): Connection {
     const url = buildUrl(opts.baseUrl, path, {}, query);
     const both = opts.signal ? AbortSignal.any([opts.signal, signal]) : signal;
     try {
-      return await http.get(url, {
+      const res = await http.get(url, {
         timeout: false,
         retry: 0,
         signal: both,
         headers: { accept: 'text/event-stream' },
       });
+      return abortableBody(res, both);
     } catch (err) {
       if (isHTTPError(err)) throw await toApiError(operationId, err.response);
       if (both.aborted || (err as Error)?.name === 'AbortError')

@@ -20,6 +20,7 @@ export {
   type FakeMarketRequest,
   startFakeMarketProvider,
 } from './fake-market-provider.js';
+export { collectGarbage } from './gc.js';
 export { freePorts, getJson, listen, serveFetch, type TestServer } from './http.js';
 export { closeObjects, createResponseValidator, type ResponseValidator } from './openapi-validator.js';
 export {
@@ -28,4 +29,11 @@ export {
   startPrimary,
   startReplica,
 } from './postgres-cluster.js';
+export {
+  ProcessExitedError,
+  type Started,
+  type StartOptions,
+  startProcess,
+  stopProcess,
+} from './processes.js';
 export { waitFor } from './wait.js';

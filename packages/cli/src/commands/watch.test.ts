@@ -3,6 +3,7 @@ import { blockEvents, type EventStreamServer, serveEventStream } from '@explorer
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CliIo } from '../context.js';
 import { runCli } from '../program.js';
+import { aheadNotice } from './watch.js';
 
 let servers: EventStreamServer[] = [];
 afterEach(async () => {
@@ -137,5 +138,18 @@ describe('explorer watch', () => {
     const bad = await watch(server, ['watch', 'blocks', '--from', 'yesterday'], 0);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/^error: --from must be an event id/);
+  });
+
+  it('says it waits when --from is past the newest event the server holds, and only then', () => {
+    expect(aheadNotice('5000', '1240')).toBe(
+      'waiting for events after 5000; the newest the server holds is 1240',
+    );
+    expect(aheadNotice('1240', '1240')).toBeNull();
+    expect(aheadNotice('7', '1240')).toBeNull();
+    // A server that serves no events, or did not answer: nothing to compare with.
+    expect(aheadNotice('5000', null)).toBeNull();
+    expect(aheadNotice('5000', undefined)).toBeNull();
+    // Ids are compared as integers, past 2^53 too.
+    expect(aheadNotice('9007199254740993', '9007199254740992')).not.toBeNull();
   });
 });

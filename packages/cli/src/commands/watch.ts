@@ -43,6 +43,24 @@ function resetNotice(r: EventsReset): string {
 }
 
 /**
+ * The stderr line said when `--from` is past the newest event the server holds: the watch waits, silent, until
+ * the log passes it (an id a replica has not heard of yet is reached soon; one from another database may never
+ * be). Null when `--from` is not past it, or the server did not say.
+ * @example aheadNotice('5000', '1240') // 'waiting for events after 5000; the newest the server holds is 1240'
+ */
+export function aheadNotice(from: string, newest: string | null | undefined): string | null {
+  if (newest === null || newest === undefined || BigInt(from) <= BigInt(newest)) return null;
+  return `waiting for events after ${from}; the newest the server holds is ${newest}`;
+}
+
+/** Says `aheadNotice` on stderr when it applies; a status the server cannot give is no reason to stop watching. */
+async function noteAhead(ctx: CommandContext, from: string): Promise<void> {
+  const status = await ctx.client.status().catch(() => null);
+  const line = aheadNotice(from, status?.status.events?.lastEventId);
+  if (line !== null) ctx.io.stderr.write(`${line}\n`);
+}
+
+/**
  * Prints the events of a subscription as they arrive, one line each (NDJSON: one event per line), until
  * Ctrl-C; then says on stderr where to resume.
  */
@@ -64,10 +82,13 @@ async function follow(
     onReset: (r) => stderr.write(`${resetNotice(r)}\n`),
     onRetry: (r) => stderr.write(`${reconnectNotice(r)}\n`),
   });
+  // Asked beside the stream, which it does not hold up: no event comes before the log passes --from anyway.
+  const ahead = o.from === undefined ? null : noteAhead(ctx, o.from);
   for await (const event of sub) {
     const lines = human ? eventLines(event, ctx.output.baseUnits) : [JSON.stringify(event)];
     stdout.write(lines.map((l) => `${l}\n`).join(''));
   }
+  await ahead;
   // The iteration ends only when Ctrl-C aborted it: a normal way to stop watching.
   if (sub.lastEventId !== null) stderr.write(`stopped; resume with --from ${sub.lastEventId}\n`);
 }

@@ -1,5 +1,12 @@
 import type { ChainEvent } from '@explorer/core';
-import { blockEvents, type EventStreamServer, listen, serveEventStream } from '@explorer/testing';
+import {
+  blockEvents,
+  collectGarbage,
+  type EventStreamServer,
+  listen,
+  serveEventStream,
+  waitFor,
+} from '@explorer/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExplorerClient } from '../client.js';
 import { ExplorerApiError } from '../errors/api-error.js';
@@ -217,6 +224,38 @@ describe('client.events.subscribe', () => {
     });
     expect(await take(sub, 1)).toEqual([]);
     expect(failing.connections).toHaveLength(1);
+  });
+
+  it('ends when its signal aborts during a long-lived read after a garbage collection, and lets go of the request', async () => {
+    // A stream that stays open: the read in flight when the signal aborts waits for an event that never comes.
+    // The collection is what a long watch meets sooner or later; Node's fetch forgets the signal of a Request
+    // it is given once that Request is collected, so the abort must not depend on it.
+    const server = await serve((c) => {
+      c.open();
+      c.send(LOG[0]!);
+    });
+    for (const where of ['subscribe', 'client'] as const) {
+      const ac = new AbortController();
+      const client = clientOf(server, where === 'client' ? { signal: ac.signal } : {});
+      const got: ChainEvent[] = [];
+      let retries = 0;
+      const ended = (async () => {
+        for await (const e of client.events.subscribe({
+          ...(where === 'subscribe' ? { signal: ac.signal } : {}),
+          onRetry: () => {
+            retries += 1;
+          },
+        }))
+          got.push(e);
+      })();
+      await waitFor('the first event', async () => got.length === 1);
+      await collectGarbage();
+      ac.abort();
+      await ended;
+      expect(ids(got), where).toEqual(['1']);
+      expect(retries, where).toBe(0);
+      await server.connections.at(-1)!.closed;
+    }
   });
 
   it('refuses a 2xx that is not an event stream, and a data line that is not an event', async () => {

@@ -170,6 +170,8 @@ async function* deliver(
 ): AsyncGenerator<ChainEvent, ExplorerStreamClosedError, undefined> {
   try {
     for await (const m of messages) {
+      // Events parsed from the chunk read before an abort are not yielded after it.
+      if (signal.aborted) throw signal.reason;
       if (m.event === 'close') return closedBy(url, m.data);
       if (m.event === 'reset') {
         options.onReset?.(resetOf(m.data, state.last));
