@@ -20,6 +20,7 @@ export {
   type FakeMarketRequest,
   startFakeMarketProvider,
 } from './fake-market-provider.js';
+export { type DataDirHolder, holdDataDir } from './hold-data-dir.js';
 export { freePorts, getJson, listen, serveFetch, type TestServer } from './http.js';
 export { closeObjects, createResponseValidator, type ResponseValidator } from './openapi-validator.js';
 export {
