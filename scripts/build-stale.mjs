@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pnpmCommand } from './pnpm.mjs';
 import { isStale, packageDirs, root } from './stale.mjs';
 
 const names = process.argv.slice(2);
@@ -31,7 +32,9 @@ try {
   if (todo.length > 0) {
     console.error(`build-stale: building ${todo.join(', ')} (with declarations)`);
     const { EXPLORER_SKIP_DTS: _skip, ...env } = process.env;
-    const r = spawnSync('pnpm', [...todo.flatMap((n) => ['--filter', `./packages/${n}`]), 'run', 'build'], {
+    const [pnpm, ...pre] = pnpmCommand();
+    const filters = todo.flatMap((n) => ['--filter', `./packages/${n}`]);
+    const r = spawnSync(pnpm, [...pre, ...filters, 'run', 'build'], {
       cwd: root,
       env,
       stdio: ['ignore', 'ignore', 'inherit'],

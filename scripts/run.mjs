@@ -15,9 +15,9 @@ import { createServer } from 'node:net';
 import { constants } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pnpmCommand } from './pnpm.mjs';
 import { installNeeded, isStale, packageDirs, root } from './stale.mjs';
 
-const PNPM_VERSION = '10.34.9';
 const [, , mode, ...rest] = process.argv;
 const SERVER_BIN = 'packages/server/dist/bin.js';
 
@@ -25,12 +25,6 @@ function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
   if (r.error) throw r.error;
   return r.status ?? 1;
-}
-
-function pnpmCommand() {
-  const probe = spawnSync('pnpm', ['--version'], { encoding: 'utf8' });
-  if (probe.status === 0 && probe.stdout.trim().startsWith('10.')) return ['pnpm'];
-  return ['npx', '--yes', `pnpm@${PNPM_VERSION}`];
 }
 
 const pnpm = pnpmCommand();

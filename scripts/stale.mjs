@@ -13,6 +13,13 @@ export const packageDirs = () =>
     return existsSync(manifest) && Boolean(JSON.parse(readFileSync(manifest, 'utf8')).scripts?.build);
   });
 
+/** The packages under packages/ that are published (directory names): every one not marked private. */
+export const publishedDirs = () =>
+  readdirSync(join(root, 'packages')).filter((d) => {
+    const manifest = join(root, 'packages', d, 'package.json');
+    return existsSync(manifest) && !JSON.parse(readFileSync(manifest, 'utf8')).private;
+  });
+
 /** The files a package's package.json promises from dist/: main, types, bin, and every export condition. */
 export function promised(pkg) {
   const files = new Set();

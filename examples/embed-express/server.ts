@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { ApiError, createExplorerApi, createHandlers, type ExplorerApi, v1Routes } from '@explorer/core';
-import { createSqlStore, openDatabase, type Sql } from '@explorer/db';
+import { createSqlStore, DirectoryLockedError, dataDirInUse, openDatabase, type Sql } from '@explorer/db';
 import express, {
   type Express,
   type Request as ExpressRequest,
@@ -120,7 +120,12 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const sql = await openDatabase({ url: process.env.DATABASE_URL, dataDir });
+  // The demo (`npm start`) holds its data dir while it runs: say so in one line, as explorer-server does.
+  const sql = await openDatabase({ url: process.env.DATABASE_URL, dataDir }).catch((err: unknown) => {
+    if (!(err instanceof DirectoryLockedError)) throw err;
+    console.error(dataDirInUse(err, 'data dir (EXPLORER_DATA_DIR)'));
+    process.exit(1);
+  });
   const example = createExampleServer({ sql });
   const url = await example.listen(Number(process.env.PORT ?? 3002));
   console.log(`listening on ${url} (try ${url}/latest-block and ${url}/v1/blocks?limit=3)`);

@@ -1,4 +1,11 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
+import { holdDataDir } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExampleServer, type ExampleServer } from './server.js';
 
@@ -56,5 +63,44 @@ describe('embed-node-http example', () => {
     const res = await fetch(`${url}/elsewhere`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('text/plain');
+  });
+});
+
+describe('embed-node-http example: npm start while the demo holds the data dir', () => {
+  it('says which process holds it and what to do, in one line, and exits with 1', {
+    timeout: 300_000,
+  }, async () => {
+    const here = fileURLToPath(new URL('.', import.meta.url));
+    // `npm start` runs the built packages, as a user's would.
+    execFileSync(process.execPath, [join(here, '../../scripts/build-stale.mjs'), 'chain', 'core', 'db'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'explorer-embed-node-http-'));
+    mkdirSync(join(dataDir, 'pgdata')); // an indexed database, as the demo leaves it
+    const holder = await holdDataDir(dataDir);
+    try {
+      const env = Object.fromEntries(
+        Object.entries(process.env).filter(([k]) => !/^(npm_|DATABASE_URL$|EXPLORER_|PORT$)/i.test(k)),
+      );
+      const outcome = await promisify(execFile)('npm', ['start', '--silent'], {
+        cwd: here,
+        env: { ...env, EXPLORER_DATA_DIR: dataDir, PORT: '0' },
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(outcome.code).toBe(1);
+      // One line, the server's (`explorer-server start` says the same with its flag), and no stack.
+      const [line, ...more] = outcome.stderr.trim().split('\n');
+      expect(more).toEqual([]);
+      expect(line).toMatch(
+        /^the data dir \S+ is in use by process \d+ \(explorer-server start, since \S+\); /,
+      );
+      expect(line).toContain(`${dataDir} is in use by process ${holder.pid} `);
+      expect(line).toMatch(/; stop that process, or give this one another data dir \(EXPLORER_DATA_DIR\)$/);
+    } finally {
+      await holder.release();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

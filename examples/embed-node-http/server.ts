@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
-import { createSqlStore, openDatabase, type Sql } from '@explorer/db';
+import { createSqlStore, DirectoryLockedError, dataDirInUse, openDatabase, type Sql } from '@explorer/db';
 
 /** What the example server is built from: a database the indexer writes into. */
 export interface ExampleServerDeps {
@@ -111,7 +111,12 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  const sql = await openDatabase({ url: process.env.DATABASE_URL, dataDir });
+  // The demo (`npm start`) holds its data dir while it runs: say so in one line, as explorer-server does.
+  const sql = await openDatabase({ url: process.env.DATABASE_URL, dataDir }).catch((err: unknown) => {
+    if (!(err instanceof DirectoryLockedError)) throw err;
+    console.error(dataDirInUse(err, 'data dir (EXPLORER_DATA_DIR)'));
+    process.exit(1);
+  });
   const app = createExampleServer({ sql });
   const url = await app.listen(Number(process.env.PORT ?? 3001));
   console.log(`listening on ${url} (try ${url}/health and ${url}/v1/blocks?limit=3)`);

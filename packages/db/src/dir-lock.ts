@@ -49,6 +49,14 @@ export class DirectoryLockedError extends Error {
   }
 }
 
+/**
+ * The one line a data dir held by another process is reported with; `setting` names how to choose another.
+ * @example if (err instanceof DirectoryLockedError) console.error(dataDirInUse(err, 'data dir (EXPLORER_DATA_DIR)'))
+ */
+export function dataDirInUse(err: DirectoryLockedError, setting: string): string {
+  return `the data dir ${err.message}; stop that process, or give this one another ${setting}`;
+}
+
 const LOCK_FILE = 'explorer.lock';
 /** A takeover left behind by a process killed in its few milliseconds is cleared after this long. */
 const STALE_TAKEOVER_MS = 10_000;

@@ -3,6 +3,7 @@ export {
   type DirectoryLock,
   DirectoryLockedError,
   type DirectoryLockHolder,
+  dataDirInUse,
   directoryLockHolder,
   lockDirectory,
 } from './dir-lock.js';

@@ -1,20 +1,35 @@
 import { type ChildProcess, execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { listen, type TestServer } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProcess, stopProcess } from './test-support/processes.js';
 
-// Every package installs from its packed tarball with npm alone, as a user without pnpm or a registry copy of
-// ours would: `pnpm pack` (which rewrites workspace: specs to the version), then `npm install` of the tarballs
-// in a scratch project, then the installed bins, types and handlers are used for real. Needs the npm registry
-// for third-party dependencies; without it the tests skip, saying why.
+// The packages install from their packed tarballs with npm alone, as a user without pnpm or a registry copy of
+// ours would: `npm run tarballs` packs them, then every install command the documentation shows runs as
+// written, in a scratch project of its own, with npm's cache empty and the `@explorer` scope pointed at a
+// registry that answers nothing and must not even be asked (nobody holds our scope on the public registry
+// yet, so a name npm looked up there could be anyone's). Global installs go to a scratch prefix. What was
+// installed is then used for real: the bins, the server, the CLI against it, the SDK's types, core's
+// handlers. Third-party dependencies come from the public registry; without it the tests skip, saying why.
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
 const TSC = join(root, 'node_modules/typescript/bin/tsc');
 const BLOCKS = 60;
+/** Packing and installing wait on the network and on a machine shared with other work: no tight bound. */
+const SETUP_MS = 15 * 60_000;
 
 interface Manifest {
   name: string;
@@ -32,9 +47,10 @@ interface Manifest {
   peerDependencies?: Record<string, string>;
 }
 
+const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
 const workspace = readdirSync(join(root, 'packages')).map((dir) => ({
   dir,
-  ...(JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as Manifest),
+  ...readManifest(join(root, 'packages', dir)),
 }));
 const packages = workspace.filter((p) => !p.private);
 /** The workspace's test packages: never published, never a runtime dependency. */
@@ -54,6 +70,56 @@ function promised(m: Manifest): string[] {
   return [...out];
 }
 
+/** Install commands run together in one project (a fenced block's, or one inline code span), and where shown. */
+interface InstallSession {
+  files: string[];
+  commands: string[];
+}
+
+/** Where the documentation shows commands. */
+const documents = [
+  'README.md',
+  ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`),
+  ...['examples', 'packages'].flatMap((group) =>
+    readdirSync(join(root, group))
+      .map((d) => `${group}/${d}/README.md`)
+      .filter((f) => existsSync(join(root, f))),
+  ),
+].filter((f) => f.endsWith('.md'));
+
+const INSTALL = /^npm (?:install|i)\b/;
+/** The install commands of the documentation, by session; and the registry installs it says do not work. */
+function documentedInstalls() {
+  const sessions: InstallSession[] = [];
+  // The same commands shown in several places run once.
+  const add = (file: string, commands: string[]) => {
+    const same = sessions.find((s) => s.commands.join('\n') === commands.join('\n'));
+    if (same) same.files.push(file);
+    else sessions.push({ files: [file], commands });
+  };
+  const unworkable: string[] = [];
+  const packCommands: string[] = [];
+  for (const file of documents) {
+    const text = readFileSync(join(root, file), 'utf8');
+    const prose = text.replace(/^```[^\n]*\n([\s\S]*?)^```/gm, (_, block: string) => {
+      const lines = block.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim());
+      packCommands.push(...lines.filter((l) => /^(?:npx|pnpm|npm)\b.*\bpack\b/.test(l)));
+      const commands = lines.filter((l) => INSTALL.test(l));
+      if (commands.length > 0) add(file, commands);
+      return '';
+    });
+    for (const m of prose.matchAll(/`([^`\n]+)`([^.\n]*)/g)) {
+      if (!INSTALL.test(m[1]!)) continue;
+      // `npm install @explorer/cli` and the like: said not to work until the packages are published.
+      if (!m[1]!.includes('.tgz') && /^\s*(?:and the like\s*)?do(?:es)? not work/.test(m[2]!))
+        unworkable.push(`${file}: ${m[1]}`);
+      else add(file, [m[1]!]);
+    }
+  }
+  return { sessions, unworkable, packCommands };
+}
+const documented = documentedInstalls();
+
 /** Why npm could not install, when the reason is the network rather than the packages. */
 function networkReason(stderr: string): string | null {
   const m = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH)\b.*/.exec(
@@ -62,98 +128,61 @@ function networkReason(stderr: string): string | null {
   return m ? m[0].slice(0, 200) : null;
 }
 
-const timings: Record<string, number> = {};
-async function timed<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  const started = Date.now();
-  try {
-    return await fn();
-  } finally {
-    timings[what] = Date.now() - started;
-  }
-}
-
-describe('the packed packages, installed with npm alone', () => {
+describe('the packed packages, installed with npm alone as the documentation says', () => {
   const work = mkdtempSync(join(tmpdir(), 'explorer-packaging-'));
   const tarballs = join(work, 'tarballs');
-  const app = join(work, 'app');
   const dataDir = join(work, 'data');
-  const bin = (name: string) => join(app, 'node_modules/.bin', name);
   // Nothing of the caller's explorer settings may leak into the installed programs.
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([k]) => !/^(EXPLORER_|DATABASE_|NODE_RPC_|PORT$|HOST$|DEVNET_|RATE_LIMIT_|REDIS_|LOG_LEVEL$)/.test(k),
+      ([k]) =>
+        !/^(EXPLORER_|DATABASE_|NODE_RPC_|PORT$|HOST$|DEVNET_|RATE_LIMIT_|REDIS_|LOG_LEVEL$|npm_)/i.test(k),
     ),
   );
+  /** What the `@explorer` scope's registry was asked: must stay empty. */
+  const scopeRequests: string[] = [];
+  let scopeRegistry: TestServer | undefined;
+  let npmEnv: NodeJS.ProcessEnv = {};
   let skip: string | null = null;
   let server: ChildProcess | undefined;
-  let url = '';
-
-  /** Packs every package; those whose tarball lacks a promised file are built (declarations too) and packed again. */
-  async function pack(names: string[]): Promise<string[]> {
-    const filters = names.flatMap((dir) => ['--filter', `./packages/${dir}`]);
-    // The build is checked just above and after; packing runs no script (prepack would rebuild every package).
-    await run('pnpm', [...filters, '--config.ignore-scripts=true', 'pack', '--pack-destination', tarballs], {
-      cwd: root,
-    });
-    const incomplete: string[] = [];
-    for (const p of packages.filter((q) => names.includes(q.dir))) {
-      const { stdout } = await run('tar', ['-tzf', join(tarballs, tarball(p.name))]);
-      const files = new Set(stdout.split('\n').map((f) => f.replace(/^package\//, '')));
-      if (!promised(p).every((f) => files.has(f))) incomplete.push(p.dir);
-    }
-    return incomplete;
-  }
+  /** Each session's scratch project and global prefix, once its commands have run. */
+  const installed = new Map<InstallSession, { project: string; prefix: string }>();
 
   beforeAll(async () => {
-    mkdirSync(tarballs);
-    mkdirSync(app);
-    const all = packages.map((p) => p.dir);
-    await timed('build', () => run(process.execPath, [join(root, 'scripts/build-stale.mjs')], { cwd: root }));
-    // Another run in this checkout (npm start builds without declarations) may rebuild a dist meanwhile.
-    const incomplete = await timed('pack', () => pack(all));
-    if (incomplete.length > 0) {
-      await run(process.execPath, [join(root, 'scripts/build-stale.mjs'), ...incomplete], { cwd: root });
-      await pack(incomplete);
-    }
-    writeFileSync(
-      join(app, 'package.json'),
-      JSON.stringify({ name: 'scratch', private: true, type: 'module', version: '0.0.0' }),
-    );
-    try {
-      await timed('npm install', () =>
-        run(
-          'npm',
-          [
-            'install',
-            '--no-audit',
-            '--no-fund',
-            '--prefer-offline',
-            ...packages.map((p) => join(tarballs, tarball(p.name))),
-          ],
-          { cwd: app, env, maxBuffer: 10_000_000 },
-        ),
-      );
-    } catch (err) {
-      const stderr = String((err as { stderr?: string }).stderr ?? err);
-      const reason = networkReason(stderr);
-      if (!reason) throw new Error(`npm install of the tarballs failed:\n${stderr}`);
-      skip = `the npm registry is unreachable (${reason})`;
-      console.warn(`packaging.test: skipped, ${skip}`);
-    }
-  }, 300_000);
+    // One pack for every test, by the documented command's script (it builds what is stale first).
+    await run(process.execPath, [join(root, 'scripts/pack.mjs'), tarballs], { cwd: root });
+    scopeRegistry = await listen((req, res) => {
+      scopeRequests.push(`${req.method} ${req.url}`);
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":"Not found"}');
+    });
+    npmEnv = {
+      ...env,
+      npm_config_cache: join(work, 'npm-cache'),
+      'npm_config_@explorer:registry': `${scopeRegistry.url}/`,
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    };
+  }, SETUP_MS);
 
   afterAll(async () => {
     await stopProcess(server);
+    await scopeRegistry?.close();
     rmSync(work, { recursive: true, force: true });
-    console.info(`packaging.test timings (ms): ${JSON.stringify(timings)}`);
   });
 
-  it('packs what each manifest promises, with workspace: specs turned into the version', async () => {
+  it('packs exactly the published packages, none of the test packages', () => {
     expect(testPackages.sort()).toEqual([
       '@explorer/chain-fixture',
       '@explorer/test-vectors',
       '@explorer/testing',
     ]);
+    expect(readdirSync(tarballs).sort()).toEqual(packages.map((p) => tarball(p.name)).sort());
+  });
+
+  it('packs what each manifest promises, with workspace: specs turned into the version', async () => {
     for (const p of packages) {
       const file = join(tarballs, tarball(p.name));
       const { stdout: list } = await run('tar', ['-tzf', file]);
@@ -176,8 +205,7 @@ describe('the packed packages, installed with npm alone', () => {
       expect(stdout, p.name).not.toContain('workspace:');
       for (const [dep, spec] of Object.entries({ ...m.dependencies, ...m.peerDependencies })) {
         expect(testPackages, `${p.name} → ${dep}`).not.toContain(dep);
-        if (dep.startsWith('@explorer/'))
-          expect(spec, `${p.name} → ${dep}`).toMatch(new RegExp(`^\\^?${version}$`));
+        if (dep.startsWith('@explorer/')) expect(spec, `${p.name} → ${dep}`).toBe(version);
       }
       for (const target of Object.values(m.bin ?? {})) {
         const { stdout: head } = await run('tar', ['-xzOf', file, `package/${target.slice(2)}`]);
@@ -186,32 +214,117 @@ describe('the packed packages, installed with npm alone', () => {
     }
   });
 
-  it('runs the installed explorer-server, and the installed explorer lists 50 blocks from it', async (ctx) => {
+  it('shows one way to pack, npm run tarballs, and calls only registry installs unworkable', () => {
+    expect(documented.packCommands).toEqual([]);
+    expect(readFileSync(join(root, 'docs/getting-started.md'), 'utf8')).toContain('npm run tarballs');
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.tarballs).toBe(
+      'node scripts/pack.mjs',
+    );
+    for (const line of documented.unworkable) expect(line).toMatch(/npm install (?:-g )?@explorer\//);
+    // Every guide that installs tarballs is among the sessions below.
+    expect(new Set(documented.sessions.flatMap((s) => s.files))).toEqual(
+      new Set([
+        'docs/getting-started.md',
+        'docs/client.md',
+        'docs/cli.md',
+        'docs/events.md',
+        'examples/standalone/README.md',
+        'packages/cli/README.md',
+        'packages/client/README.md',
+        'packages/core/README.md',
+        'packages/server/README.md',
+      ]),
+    );
+  });
+
+  /** The installed `@explorer` packages of a project and a global prefix: their folders. */
+  const installedPackages = (project: string, prefix: string) =>
+    [join(project, 'node_modules/@explorer'), join(prefix, 'lib/node_modules/@explorer')]
+      .filter((d) => existsSync(d))
+      .flatMap((d) => readdirSync(d).map((name) => join(d, name)));
+
+  const named = documented.sessions.map((session) => ({
+    session,
+    name: `${session.files.join(', ')}: ${session.commands.join(' && ')}`,
+  }));
+  it.for(named)('$name', { timeout: SETUP_MS }, async ({ session }, ctx) => {
     if (skip) return ctx.skip(skip);
+    const project = join(work, 'sessions', String(documented.sessions.indexOf(session)));
+    const prefix = join(project, 'global');
+    mkdirSync(prefix, { recursive: true });
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'scratch', private: true, type: 'module', version: '0.0.0' }),
+    );
+    // `./tarballs/…` is typed where the tarballs were packed; `/path/to/tarballs/…` stands for wherever.
+    symlinkSync(tarballs, join(project, 'tarballs'));
+    for (const command of session.commands) {
+      try {
+        await run('sh', ['-c', command.replaceAll('/path/to/tarballs', tarballs)], {
+          cwd: project,
+          env: { ...npmEnv, npm_config_prefix: prefix },
+          maxBuffer: 10_000_000,
+        });
+      } catch (err) {
+        const stderr = String((err as { stderr?: string }).stderr ?? err);
+        const reason = networkReason(stderr);
+        if (!reason) throw new Error(`\`${command}\` failed:\n${stderr}`);
+        skip = `the npm registry is unreachable (${reason})`;
+        return ctx.skip(skip);
+      }
+      expect(scopeRequests, `\`${command}\` asked a registry for the @explorer scope`).toEqual([]);
+      // Whatever it installed loads, and each of its commands runs.
+      const dirs = installedPackages(project, prefix);
+      const entries = dirs.map((d) => pathToFileURL(join(d, readManifest(d).main ?? 'index.js')).href);
+      await run(
+        process.execPath,
+        ['--input-type=module', '-e', `for (const u of ${JSON.stringify(entries)}) await import(u);`],
+        { cwd: project, env },
+      );
+      for (const name of dirs.flatMap((d) => Object.keys(readManifest(d).bin ?? {}))) {
+        const bin = [join(prefix, 'bin', name), join(project, 'node_modules/.bin', name)].find(existsSync);
+        expect(bin, `${command}: ${name}`).toBeDefined();
+        await run(bin!, ['--help'], { env });
+      }
+    }
+    installed.set(session, { project, prefix });
+  });
+
+  /** The first session that installed these packages, globally or into its project. */
+  function sessionWith(names: string[], where: 'global' | 'project') {
+    for (const dirs of installed.values()) {
+      const base =
+        where === 'global' ? join(dirs.prefix, 'lib/node_modules') : join(dirs.project, 'node_modules');
+      if (names.every((n) => existsSync(join(base, n)))) return dirs;
+    }
+    throw new Error(`no documented install puts ${names.join(', ')} into a ${where} location`);
+  }
+
+  it('runs the installed explorer-server, and the installed explorer lists 50 blocks from it', {
+    timeout: SETUP_MS,
+  }, async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    const { prefix } = sessionWith(['@explorer/server', '@explorer/cli'], 'global');
+    const bin = (name: string) => join(prefix, 'bin', name);
     const [serverVersion, cliVersion] = await Promise.all([
       run(bin('explorer-server'), ['--version'], { env }),
       run(bin('explorer'), ['--version'], { env }),
     ]);
     expect(serverVersion.stdout.trim()).toBe(version);
     expect(cliVersion.stdout.trim()).toBe(version);
-
-    const started = await timed('server start', () =>
-      startProcess(
-        ['start', '--port', '0', '--data-dir', dataDir],
-        { ...env, DEVNET_BLOCKS: String(BLOCKS), DEVNET_INTERVAL_MS: '0', LOG_LEVEL: 'warn' },
-        /listening on (http:\/\/\S+)/,
-        { command: bin('explorer-server'), cwd: app, replaceEnv: true },
-      ),
+    const started = await startProcess(
+      ['start', '--port', '0', '--data-dir', dataDir],
+      { ...env, DEVNET_BLOCKS: String(BLOCKS), DEVNET_INTERVAL_MS: '0', LOG_LEVEL: 'warn' },
+      /listening on (http:\/\/\S+)/,
+      { command: bin('explorer-server'), cwd: work, replaceEnv: true },
     );
     server = started.proc;
-    url = started.match[1]!;
-    await timed('index', async () => {
-      for (const end = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
-        const body = await (await fetch(`${url}/v1/status`)).json();
-        if (body.meta?.indexedTip === BLOCKS && body.status?.indexer?.state === 'synced') return;
-        if (Date.now() > end) throw new Error(`the installed server did not index ${BLOCKS} blocks`);
-      }
-    });
+    const url = started.match[1]!;
+    for (;;) {
+      const body = await (await fetch(`${url}/v1/status`)).json();
+      if (body.meta?.indexedTip === BLOCKS && body.status?.indexer?.state === 'synced') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
     expect((await (await fetch(`${url}/`)).json()).version).toBe(version);
     // Swagger UI's files come from the installed swagger-ui-dist.
     expect((await fetch(`${url}/docs/assets/swagger-ui.css`)).status).toBe(200);
@@ -228,10 +341,13 @@ describe('the packed packages, installed with npm alone', () => {
     expect(await stopProcess(server)).toBe(0);
   });
 
-  it('type-checks code using @explorer/client against the installed types, and refuses a type error', async (ctx) => {
+  it('type-checks code using @explorer/client against the installed types, and refuses a type error', {
+    timeout: SETUP_MS,
+  }, async (ctx) => {
     if (skip) return ctx.skip(skip);
+    const { project } = sessionWith(['@explorer/client', '@explorer/core'], 'project');
     writeFileSync(
-      join(app, 'good.ts'),
+      join(project, 'good.ts'),
       `import { createExplorerClient, ExplorerApiError } from '@explorer/client';
 
 const client = createExplorerClient({ baseUrl: 'http://127.0.0.1:3000' });
@@ -252,7 +368,7 @@ try {
 `,
     );
     writeFileSync(
-      join(app, 'bad.ts'),
+      join(project, 'bad.ts'),
       `import { createExplorerClient } from '@explorer/client';
 
 const client = createExplorerClient({ baseUrl: 'http://127.0.0.1:3000' });
@@ -262,37 +378,34 @@ export const height: string = page.blocks[0]!.height;
     );
     // One run over both files (and, without skipLibCheck, over the installed declarations they reach): the
     // one error must be bad.ts's, which proves the types are real rather than any.
-    const errors = await timed('tsc', () =>
-      run(
-        process.execPath,
-        [
-          TSC,
-          '--noEmit',
-          '--strict',
-          '--module',
-          'nodenext',
-          '--target',
-          'es2022',
-          '--lib',
-          'es2023,dom',
-        ].concat(['good.ts', 'bad.ts']),
-        { cwd: app },
-      ).then(
-        () => '',
-        (e: { stdout: string }) => e.stdout,
-      ),
+    const args = [
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--lib',
+      'es2023,dom',
+    ];
+    const errors = await run(process.execPath, [TSC, ...args, 'good.ts', 'bad.ts'], { cwd: project }).then(
+      () => '',
+      (e: { stdout: string }) => e.stdout,
     );
     expect(errors.trim().split('\n')).toEqual([
       "bad.ts(5,14): error TS2322: Type 'number' is not assignable to type 'string'.",
     ]);
   });
 
-  it('embeds @explorer/core’s handlers in a plain node:http server over the installed @explorer/db', async (ctx) => {
+  it('embeds @explorer/core’s handlers in a plain node:http server over the installed @explorer/db', {
+    timeout: SETUP_MS,
+  }, async (ctx) => {
     if (skip) return ctx.skip(skip);
     // The database the installed server indexed (stopped above: the embedded database belongs to one process).
     expect(server?.exitCode).toBe(0);
+    const { project } = sessionWith(['@explorer/core', '@explorer/db'], 'project');
     writeFileSync(
-      join(app, 'embed.mjs'),
+      join(project, 'embed.mjs'),
       `import { createServer } from 'node:http';
 import { createExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore, openDatabase } from '@explorer/db';
@@ -314,7 +427,7 @@ server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:'
       env,
       /listening on (http:\/\/\S+)/,
       {
-        cwd: app,
+        cwd: project,
         replaceEnv: true,
       },
     );

@@ -240,7 +240,7 @@ for await (const tx of client.txs.list({ limit: 100 }).all({ max: 500 })) consol
 explorer --base-url ${origin} txs --all --ndjson</code></pre>
 <p>The packages are not published to a registry yet. From a checkout of the repository:
 <code>npm run explorer -- --base-url ${origin} blocks --limit 50</code>; to install them, pack them
-(<code>npx --yes pnpm@10 -r --filter './packages/*' pack --pack-destination ./tarballs</code>) and
+(<code>npm run tarballs</code>) and
 <code>npm install</code> the tarballs together (docs/getting-started.md, "Installing the packages").</p>
 </section>
 </main>

@@ -14,6 +14,7 @@ import {
   DatabaseError,
   type DirectoryLock,
   DirectoryLockedError,
+  dataDirInUse,
   directoryLockHolder,
   lockDirectory,
   openDatabase,
@@ -92,9 +93,9 @@ function listenProblem(what: string, err: NodeJS.ErrnoException): string {
     : `cannot listen on ${what}: ${err.message}`;
 }
 
-/** The one line a data dir held by another process is reported with. */
+/** The one line a data dir held by another process is reported with: the server's flag and variable. */
 export function dataDirProblem(err: DirectoryLockedError): string {
-  return `the data dir ${err.message}; stop that process, or give this one another --data-dir (EXPLORER_DATA_DIR)`;
+  return dataDirInUse(err, '--data-dir (EXPLORER_DATA_DIR)');
 }
 
 /**

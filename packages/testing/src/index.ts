@@ -21,6 +21,7 @@ export {
   startFakeMarketProvider,
 } from './fake-market-provider.js';
 export { collectGarbage } from './gc.js';
+export { type DataDirHolder, holdDataDir } from './hold-data-dir.js';
 export { freePorts, getJson, listen, serveFetch, type TestServer } from './http.js';
 export { closeObjects, createResponseValidator, type ResponseValidator } from './openapi-validator.js';
 export {
