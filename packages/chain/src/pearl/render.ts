@@ -83,8 +83,9 @@ export function renderPearlTx(
     hex: hex(tx.bytes),
     txid: tx.txid,
     hash: tx.wtxid,
-    size: tx.size,
+    // btcd's TxRawResult declares vsize before size.
     vsize: tx.vsize,
+    size: tx.size,
     version: tx.version >>> 0,
     locktime: tx.locktime,
     vin,
