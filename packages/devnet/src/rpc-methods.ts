@@ -14,6 +14,7 @@ import { chainTips } from './pearld/chain-tips.js';
 import { pearldHelp } from './pearld/help.js';
 import { type SearchableTx, searchRawTransactions } from './pearld/search.js';
 import { bip9Softforks } from './pearld/softforks.js';
+import { pearldVersion } from './pearld/version.js';
 import {
   coins,
   confirmations,
@@ -23,7 +24,7 @@ import {
   renderTx,
 } from './render-core.js';
 import { RpcError } from './rpc-error.js';
-import { boolParam, hashParam, intParam, typeError } from './rpc-params.js';
+import { boolParam, hashParam, intParam, verbosityParam } from './rpc-params.js';
 import type { ReorgResult } from './scenarios/reorg.js';
 import type { ChainTruthData } from './truth.js';
 
@@ -371,16 +372,7 @@ const PEARLD: Record<string, Method> = {
   getmempoolentry: () => {
     throw new RpcError(-1, 'Command unimplemented');
   },
-  version: () => ({
-    pearldjsonrpcapi: {
-      versionstring: '1.3.0',
-      major: 1,
-      minor: 3,
-      patch: 0,
-      prerelease: '',
-      buildmetadata: '',
-    },
-  }),
+  version: pearldVersion,
 };
 
 /** The best chain's transactions in chain order, then the mempool's, for the address search. */
@@ -392,13 +384,6 @@ function* searchable(ctx: RpcContext): Generator<SearchableTx> {
       yield { tx: decodeTx(b.raw.subarray(b.offsets[i], b.offsets[i + 1])), placed };
   }
   for (const e of state.mempool) yield { tx: decodeTx(e.bytes) };
-}
-
-function verbosityParam(v: unknown): number {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'number') return v;
-  if (v !== undefined && v !== null) throw typeError(v, 'number');
-  return 1;
 }
 
 const TABLES = { pearl: { ...COMMON, ...PEARLD }, bitcoin: { ...COMMON, ...CORE } };
