@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@explorer/core';
 import { blockHashesAt, readIndexerState, rollbackTo, type Sql } from '@explorer/db';
-import { createDevnet, type Devnet } from '@explorer/devnet';
+import { createDevnet, type Devnet, genesisTimeEndingAt } from '@explorer/devnet';
 import type { ServerConfig } from './config.js';
 
 /** Seconds between the devnet's historical blocks. */
@@ -43,7 +43,7 @@ function genesisTime(dir: string, want: Omit<ChainFile, 'genesisTime'>, now: num
   } catch {
     // No file or an unreadable one: start a new chain.
   }
-  const fresh = Math.floor(now / 1000) - want.blocks * want.targetSpacing;
+  const fresh = genesisTimeEndingAt(now / 1000, want.blocks, want.targetSpacing);
   writeFileSync(file, `${JSON.stringify({ ...want, genesisTime: fresh }, null, 2)}\n`);
   return fresh;
 }
