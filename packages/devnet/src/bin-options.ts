@@ -4,6 +4,7 @@ import type { PearlNetworkName } from '@explorer/chain';
 import { genesisTimeEndingAt } from './history.js';
 import type { DevnetOptions } from './options.js';
 import type { ReplayOptions } from './replay/replay-devnet.js';
+import { readReplayFile } from './replay/replay-file.js';
 import type { ListenOptions } from './rpc-server.js';
 
 /** The command line of explorer-devnet. */
@@ -30,15 +31,6 @@ function num(v: string | undefined, name: string): number | undefined {
   const n = Number(v);
   if (!Number.isFinite(n)) throw new Error(`--${name} must be a number`);
   return n;
-}
-
-/** The blocks of a replay file: `{ "blocks": [hex…] }` (as the test vectors keep them) or a bare array. */
-function replayBlocks(file: string): string[] {
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-  const blocks = Array.isArray(parsed) ? parsed : (parsed as { blocks?: unknown })?.blocks;
-  if (!Array.isArray(blocks) || !blocks.every((b) => typeof b === 'string'))
-    throw new Error(`${file}: expected { "blocks": [hex, …] } or [hex, …]`);
-  return blocks;
 }
 
 /**
@@ -98,7 +90,7 @@ export function parseDevnetArgs(argv: string[], nowSeconds: number): DevnetComma
     const clash = generating.find((k) => values[k] !== undefined);
     if (clash) throw new Error(`--${clash} generates a chain: it does not go with --replay`);
     const replay: ReplayOptions = {
-      blocks: replayBlocks(values.replay),
+      blocks: readReplayFile(values.replay),
       revealed: num(values['replay-revealed'], 'replay-revealed'),
       network: values.network as PearlNetworkName | undefined,
     };

@@ -7,6 +7,7 @@ export { createDevnet, type Devnet, type MempoolTx } from './devnet.js';
 export { genesisTimeEndingAt } from './history.js';
 export type { DevnetOptions } from './options.js';
 export { createReplayDevnet, type ReplayDevnet, type ReplayOptions } from './replay/replay-devnet.js';
+export { readReplayFile } from './replay/replay-file.js';
 export { RpcError } from './rpc-error.js';
 export type { ListenOptions, RpcServerHandle } from './rpc-server.js';
 export type { ReorgOptions, ReorgResult } from './scenarios/reorg.js';
