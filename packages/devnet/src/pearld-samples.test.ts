@@ -118,6 +118,13 @@ describe("the devnet's answers against a real pearld's (simnet samples)", () => 
   it('getblockheader: same keys, order and types', async () => {
     const real = pearldSimnetSample('getblockheader_verbose.json');
     expectSameShapes(await rpc('getblockheader', [withTxs, true]), real);
+    // Genesis names an all-zero parent, as the real node's getblock of genesis does.
+    const genesisHeader = await rpc('getblockheader', [genesis, true]);
+    const genesisBlock = pearldSimnetSample('getblock_genesis_v2.json');
+    expect(genesisHeader.previousblockhash).toBe(genesisBlock.previousblockhash);
+    expect(Object.keys(genesisHeader)).toEqual(
+      Object.keys(genesisBlock).filter((k) => k in genesisHeader || !/size|rawtx/.test(k)),
+    );
   });
 
   it('getblockchaininfo: same keys, order and types, bip9_softforks included', async () => {
