@@ -169,6 +169,11 @@ describe("the devnet's answers against a real pearld's (simnet samples)", () => 
     const [unconfirmed] = devnet.addTxs(1);
     const mine = await rpc('getrawtransaction', [unconfirmed!.txid, 1]);
     expectSameShapes(mine, pearldSimnetSample('getrawtransaction_mempool_v1.json'), { cover });
+    // The wallet's own transaction, as the node shows it before it is mined.
+    expectSameShapes(mine, pearldSimnetSample('wallet_sendtoaddress_tx_v1.json'), {
+      cover,
+      also: [pearldSimnetSample('getrawtransaction_mempool_v1.json')],
+    });
     expectEightDecimals([...amounts(confirmed), ...amounts(mine)]);
   });
 
