@@ -5,10 +5,12 @@ import { createDevnet, type Devnet } from './devnet.js';
 import type { RpcError } from './rpc-error.js';
 
 // The devnet's answers, call by call, against what a real pearld 1.1.5 answered on simnet: the same keys in the
-// same order, the same JSON types, the same number formats. Deliberate differences (docs/devnet.md) are the
-// values, not the shapes: the chain is named `regtest` (simnet shares its genesis and addresses), `help` lists
-// the devnet's own calls and only the calls it answers, and getchaintips never says `invalid` (the devnet has
-// no invalidateblock).
+// same order, the same JSON types, the same number formats. Deliberate differences (docs/devnet.md) are values,
+// not shapes: the chain is named `regtest` (simnet shares its genesis and addresses); `help` lists the devnet's
+// own calls and only the calls it answers, and `help <call>` gives the usage line only; getchaintips never says
+// `invalid` (the devnet has no invalidateblock); no wallet calls (devnet_addtxs plays the wallet);
+// searchrawtransactions has no vinextra/filteraddrs; difficulties are rounded to 8 decimals as btcd rounds them
+// (the samples, all at the pow limit, show only 1).
 
 /** For each path (array indices collapsed to []), the key lists of its objects and the types of its leaves. */
 function shapes(value: unknown, path = '$', out = new Map<string, Set<string>>()): Map<string, Set<string>> {
