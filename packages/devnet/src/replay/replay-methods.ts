@@ -1,5 +1,4 @@
 import {
-  decodeTx,
   type PearlNetwork,
   ratioDifficulty,
   renderPearlBlock,
@@ -118,7 +117,7 @@ const METHODS: Record<string, Method> = {
       time: at.block.decoded.header.time,
       confirmations: confirmations(ctx, at.block),
     };
-    return renderPearlTx(decodeTx(tx.bytes), ctx.network.hrp, placed);
+    return renderPearlTx(tx, ctx.network.hrp, placed);
   },
   getnetworkhashps: (p, ctx) => {
     let lookup = intParam(p, 0, 'getnetworkhashps', '( blocks height )', 120);
