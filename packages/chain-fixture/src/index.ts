@@ -1,7 +1,14 @@
 /** @explorer/chain-fixture: a devnet chain indexed into a fresh database, with the API over it (private; tests read it from source). */
 import { type ChainNode, createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
-import { createDevnet, type Devnet, type DevnetOptions } from '@explorer/devnet';
+import {
+  createDevnet,
+  createReplayDevnet,
+  type Devnet,
+  type DevnetOptions,
+  type ReplayDevnet,
+  type ReplayOptions,
+} from '@explorer/devnet';
 import {
   createDefinitions,
   createIndexer,
@@ -54,6 +61,54 @@ export function directChainNode(node: NodeClient, height: () => number | null): 
   };
 }
 
+/** The parts of a fixture that do not depend on which devnet serves the chain. */
+type IndexedApi = Omit<ChainFixture, 'devnet'>;
+
+/** A fresh database indexing the node at `url`, with the API over it. */
+async function indexedApi(
+  driver: 'pg' | 'pglite',
+  url: string,
+  definitions: Definitions,
+  nodeHeight: () => number,
+  finalityDepth: number,
+  closeNode: () => Promise<void>,
+): Promise<IndexedApi> {
+  const node = createNodeClient({ url, attempts: 2, backoffMs: 50 });
+  const db = await openTestDatabase(driver);
+  let indexer: Indexer | null = null;
+  const api = createExplorerApi({
+    store: createSqlStore(db.sql),
+    routes: v1Routes,
+    node: directChainNode(node, nodeHeight),
+    config: { finalityDepth, publicBaseUrl: 'http://127.0.0.1:3000', tipCacheMs: 0 },
+    // A 5xx in a test is a bug: show what caused it.
+    onError: (err, info) =>
+      console.error(`[fixture] ${info.route} answered with a 5xx:`, (err as Error).message),
+  });
+  const fixture: IndexedApi = {
+    node,
+    db,
+    api,
+    definitions,
+    async sync() {
+      indexer ??= createIndexer({ sql: db.sql, node, definitions });
+      await indexer.syncOnce();
+    },
+    async get(path, headers = {}) {
+      const res = await api.handle(new Request(`http://127.0.0.1${path}`, { headers }));
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+    },
+    async close() {
+      await indexer?.stop();
+      await closeNode();
+      await db.drop();
+    },
+  };
+  await fixture.sync();
+  return fixture;
+}
+
 /**
  * Builds the fixture: a deterministic devnet, indexed, served through the real route table.
  * @example const f = await createChainFixture('pglite'); const { body } = await f.get('/v1/blocks');
@@ -71,43 +126,45 @@ export async function createChainFixture(
     ...devnetOpts,
   });
   const server = await devnet.listen({ port: 0 });
-  const node = createNodeClient({ url: server.url, attempts: 2, backoffMs: 50 });
   const defs = devnet.definitions();
   const definitions = createDefinitions(parsePools(defs.pools), parseLabels(defs.labels));
-  const db = await openTestDatabase(driver);
-  let indexer: Indexer | null = null;
-  const api = createExplorerApi({
-    store: createSqlStore(db.sql),
-    routes: v1Routes,
-    node: directChainNode(node, () => devnet.height()),
-    config: { finalityDepth, publicBaseUrl: 'http://127.0.0.1:3000', tipCacheMs: 0 },
-    // A 5xx in a test is a bug: show what caused it.
-    onError: (err, info) =>
-      console.error(`[fixture] ${info.route} answered with a 5xx:`, (err as Error).message),
-  });
-  const fixture: ChainFixture = {
-    devnet,
-    node,
-    db,
-    api,
+  const parts = await indexedApi(
+    driver,
+    server.url,
     definitions,
-    async sync() {
-      indexer ??= createIndexer({ sql: db.sql, node, definitions });
-      await indexer.syncOnce();
-    },
-    async get(path, headers = {}) {
-      const res = await api.handle(new Request(`http://127.0.0.1${path}`, { headers }));
-      const text = await res.text();
-      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
-    },
-    async close() {
-      await indexer?.stop();
-      await server.close();
-      await db.drop();
-    },
-  };
-  await fixture.sync();
-  return fixture;
+    () => devnet.height(),
+    finalityDepth,
+    () => server.close(),
+  );
+  return { devnet, ...parts };
+}
+
+/** Given blocks replayed by the devnet (createReplayDevnet), indexed, with the API over them. */
+export interface ReplayFixture extends IndexedApi {
+  replay: ReplayDevnet;
+}
+
+/**
+ * Builds a fixture over given blocks (a real node's), replayed from the first `revealed`; `replay.step()` then
+ * `sync()` brings in the next ones. No pool or label definitions.
+ * @example const f = await createReplayFixture('pglite', { blocks, revealed: 21 }); f.replay.step(2); await f.sync();
+ */
+export async function createReplayFixture(
+  driver: 'pg' | 'pglite',
+  opts: ReplayOptions & { finalityDepth?: number },
+): Promise<ReplayFixture> {
+  const { finalityDepth = 20, ...replayOpts } = opts;
+  const replay = createReplayDevnet(replayOpts);
+  const server = await replay.listen({ port: 0 });
+  const parts = await indexedApi(
+    driver,
+    server.url,
+    createDefinitions([], []),
+    () => replay.height(),
+    finalityDepth,
+    () => server.close(),
+  );
+  return { replay, ...parts };
 }
 
 /** The contract fixture (a devnet chain indexed into PGlite) with its API served over HTTP on 127.0.0.1. */

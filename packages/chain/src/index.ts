@@ -27,15 +27,19 @@ export {
 export {
   ancestorHashes,
   CERTIFICATE_LIMITS,
+  CERTIFICATE_STATUSES,
   type CertificateFields,
   type CertificateLayout,
+  type CertificateStatus,
   certificateCommitment,
   certificateProblems,
+  certificateStatus,
   decodeCertificate,
   encodeCertificate,
   isCertificateVersionAllowed,
   maxCertificateSize,
   type PearlCertificate,
+  PLACEHOLDER_COMMITMENT,
   readCertificate,
 } from './pearl/certificate.js';
 export {

@@ -1,3 +1,4 @@
+import { certificateStatus } from '@explorer/chain';
 import type { BlockRecord, ChainIdentity } from '@explorer/core';
 import type { BlockQueryRow } from './queries/blocks.js';
 import { amountText } from './sql.js';
@@ -42,6 +43,11 @@ export function toBlock(r: BlockQueryRow): BlockRecord {
             version: r.cert_version,
             readable: r.cert_readable !== false,
             verified: r.cert_verified,
+            status: certificateStatus({
+              readable: r.cert_readable !== false,
+              binds: r.cert_verified === true,
+              proofCommitment: r.cert_proof_commitment ?? '',
+            }),
             isMoE: r.cert_is_moe === true,
             proofSize: r.cert_proof_size ?? 0,
             proofCommitment: r.cert_proof_commitment ?? '',

@@ -1,3 +1,4 @@
+import { certificateStatus } from '@explorer/chain';
 import type {
   DailyBlocks,
   Miner,
@@ -268,6 +269,7 @@ export function miningStoreMethods(
         moe: t.moe,
         moeShare: ratio(t.moe, t.certificates),
         commitmentFailures: t.failures,
+        placeholders: t.placeholders,
         unreadable: t.unreadable,
         proofSize: {
           min: t.proof_min,
@@ -317,6 +319,11 @@ export function miningStoreMethods(
           isMoE: c.is_moe,
           proofSize: c.proof_size,
           verified: c.verified,
+          status: certificateStatus({
+            readable: c.readable,
+            binds: c.verified === true,
+            proofCommitment: c.proof_commitment,
+          }),
         })),
       };
     },

@@ -1,3 +1,4 @@
+import { certificateStatus } from '@explorer/chain';
 import type {
   AddressSummary,
   Certificate,
@@ -225,6 +226,11 @@ export function createSqlStore(sql: Sql): Store {
         commitmentValid: r.readable ? r.computed_commitment === r.proof_commitment : null,
         namedBlockHash: r.named_hash,
         blockHashMatches: r.readable ? r.named_hash === r.block_hash : null,
+        status: certificateStatus({
+          readable: r.readable,
+          binds: r.readable && r.problems.length === 0,
+          proofCommitment: r.proof_commitment,
+        }),
         problems: r.problems,
         publicData: r.public_data,
         publicDataSize: r.public_data_size,

@@ -1,5 +1,6 @@
 import {
   certificateProblems,
+  certificateStatus,
   decodeDensePublicData,
   decodePearlBlock,
   decodeTx,
@@ -79,7 +80,13 @@ export async function auditChain(
       if (decoded.header.proofCommitment !== block.proofcommitment) fail(`proofcommitment mismatch at ${h}`);
       const c =
         decoded.certificate ?? fail(`certificate of ${h} does not decode: ${decoded.certificateError}`);
-      if (h > 0 && certificateProblems(c, decoded.header).length > 0) certificates.commitmentFailures++;
+      const binds = certificateProblems(c, decoded.header).length === 0;
+      const status = certificateStatus({
+        readable: true,
+        binds,
+        proofCommitment: decoded.header.proofCommitment,
+      });
+      if (h > 0 && status === 'failed') certificates.commitmentFailures++;
       let shape = null;
       if (h > 0 && c.version <= 3 && c.publicData) {
         const pd = decodeDensePublicData(c.publicData);

@@ -10,6 +10,11 @@ import { blockBytes } from './chain/certificate.js';
 import { PEARL_DEVNET_HRP } from './chain/dialect.js';
 import type { StoredBlock } from './chain/state.js';
 import type { DevnetNode } from './node.js';
+import { chainTips } from './pearld/chain-tips.js';
+import { pearldHelp } from './pearld/help.js';
+import { type SearchableTx, searchRawTransactions } from './pearld/search.js';
+import { bip9Softforks } from './pearld/softforks.js';
+import { pearldVersion } from './pearld/version.js';
 import {
   coins,
   confirmations,
@@ -19,7 +24,7 @@ import {
   renderTx,
 } from './render-core.js';
 import { RpcError } from './rpc-error.js';
-import { boolParam, hashParam, intParam, typeError } from './rpc-params.js';
+import { boolParam, hashParam, intParam, verbosityParam } from './rpc-params.js';
 import type { ReorgResult } from './scenarios/reorg.js';
 import type { ChainTruthData } from './truth.js';
 
@@ -93,8 +98,9 @@ function mempoolVerbose(ctx: RpcContext): Record<string, unknown> {
   }
   const out: Record<string, unknown> = {};
   if (isPearl(ctx)) {
-    // pearld's GetRawMempoolVerboseResult: no ancestor or descendant figures, the fee in PRL.
-    for (const e of state.mempool)
+    // pearld's GetRawMempoolVerboseResult: no ancestor or descendant figures, the fee in PRL; a Go map, so
+    // marshalled in txid order.
+    for (const e of [...state.mempool].sort((a, b) => (a.txid < b.txid ? -1 : 1)))
       out[e.txid] = {
         size: e.size,
         vsize: e.vsize,
@@ -332,9 +338,19 @@ const PEARLD: Record<string, Method> = {
       difficulty: ctx.node.maker.difficulty(t.bits),
       mediantime: t.mediantime,
       pruned: false,
-      softforks: [],
+      bip9_softforks: bip9Softforks(t.height),
     };
   },
+  getbestblock: (_p, ctx) => ({ hash: tip(ctx).hash, height: tip(ctx).height }),
+  getchaintips: (_p, ctx) => {
+    const state = ctx.node.state;
+    return chainTips(state.all, (hash) => {
+      const b = state.blocks.get(hash);
+      return b !== undefined && state.best[b.height] === b;
+    });
+  },
+  searchrawtransactions: (p, ctx) => searchRawTransactions(p, PEARL_DEVNET_HRP, searchable(ctx)),
+  help: (p, ctx) => pearldHelp(Object.keys(methodsOf(ctx.node)), p),
   getblockheader: (p, ctx) => {
     const b = blockByHash(ctx, hashParam(p, 0, 'getblockheader', '"blockhash" ( verbose )', 'blockhash'));
     if (!boolParam(p, 1, true)) return b.raw.subarray(0, b.headerSize).toString('hex');
@@ -356,23 +372,18 @@ const PEARLD: Record<string, Method> = {
   getmempoolentry: () => {
     throw new RpcError(-1, 'Command unimplemented');
   },
-  version: () => ({
-    pearldjsonrpcapi: {
-      versionstring: '1.3.0',
-      major: 1,
-      minor: 3,
-      patch: 0,
-      prerelease: '',
-      buildmetadata: '',
-    },
-  }),
+  version: pearldVersion,
 };
 
-function verbosityParam(v: unknown): number {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'number') return v;
-  if (v !== undefined && v !== null) throw typeError(v, 'number');
-  return 1;
+/** The best chain's transactions in chain order, then the mempool's, for the address search. */
+function* searchable(ctx: RpcContext): Generator<SearchableTx> {
+  const state = ctx.node.state;
+  for (const b of state.best) {
+    const placed = { blockHash: b.hash, time: b.time, confirmations: confirmations(state, b) };
+    for (let i = 0; i < b.txids.length; i++)
+      yield { tx: decodeTx(b.raw.subarray(b.offsets[i], b.offsets[i + 1])), placed };
+  }
+  for (const e of state.mempool) yield { tx: decodeTx(e.bytes) };
 }
 
 const TABLES = { pearl: { ...COMMON, ...PEARLD }, bitcoin: { ...COMMON, ...CORE } };

@@ -46,3 +46,11 @@ export function hashParam(params: unknown[], i: number, method: string, args: st
   if (!/^[0-9a-fA-F]{64}$/.test(v)) throw new RpcError(-8, `${name} must be hexadecimal string (not '${v}')`);
   return v.toLowerCase();
 }
+
+/** getblock's verbosity: a number, or a boolean as older clients send it (true = 1); 1 when absent. */
+export function verbosityParam(v: unknown): number {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'number') return v;
+  if (v !== undefined && v !== null) throw typeError(v, 'number');
+  return 1;
+}

@@ -40,6 +40,7 @@ describe('loadConfig', () => {
       devnetBlocks: 300,
       devnetTxPerBlock: 8,
       devnetIntervalMs: 15000,
+      devnetReplayFile: null,
       index: true,
     });
     expect(publicBaseUrl(c, 3000)).toBe('http://127.0.0.1:3000');

@@ -43,6 +43,8 @@ export interface ServerConfig {
   devnetBlocks: number;
   devnetTxPerBlock: number;
   devnetIntervalMs: number;
+  /** A file of given blocks the built-in devnet replays instead of generating a chain; null: it generates. */
+  devnetReplayFile: string | null;
   /** Count requests per bucket and answer 429 past the limit. */
   rateLimitEnabled: boolean;
   rateLimitWindowSeconds: number;
@@ -432,6 +434,14 @@ export const SETTINGS: readonly Setting[] = [
     description: 'live block interval of the devnet (0 stops mining)',
     parse: int(0, MAX),
     fallback: 15_000,
+  }),
+  s({
+    key: 'devnetReplayFile',
+    env: 'DEVNET_REPLAY_FILE',
+    shown: 'none',
+    description: 'blocks the devnet replays instead of generating a chain ({"blocks": [hex…]})',
+    parse: nullable(text),
+    fallback: null,
   }),
   s({
     key: 'rateLimitEnabled',

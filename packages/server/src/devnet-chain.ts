@@ -9,19 +9,29 @@ import {
   rollbackTo,
   type Sql,
 } from '@explorer/db';
-import { createDevnet, type Devnet } from '@explorer/devnet';
+import {
+  createDevnet,
+  createReplayDevnet,
+  type Devnet,
+  genesisTimeEndingAt,
+  readReplayFile,
+} from '@explorer/devnet';
 import type { ServerConfig } from './config.js';
 
 /** Seconds between the devnet's historical blocks. */
 const HISTORY_SPACING = 150;
 
+/** What the server asks of its devnet, generated or replaying. */
+export type ServedDevnet = Pick<Devnet, 'height' | 'rpc'>;
+
 /** A running built-in devnet. */
 export interface DevnetChain {
-  devnet: Devnet;
+  devnet: ServedDevnet;
   /** Its JSON-RPC URL (no credentials). */
   url: string;
-  poolsFile: string;
-  labelsFile: string;
+  /** Pool and label files; none for a replay (its blocks are not the devnet's miners'). */
+  poolsFile?: string;
+  labelsFile?: string;
   close(): Promise<void>;
 }
 
@@ -50,7 +60,7 @@ function genesisTime(dir: string, want: Omit<ChainFile, 'genesisTime'>, now: num
   } catch {
     // No file or an unreadable one: start a new chain.
   }
-  const fresh = Math.floor(now / 1000) - want.blocks * want.targetSpacing;
+  const fresh = genesisTimeEndingAt(now / 1000, want.blocks, want.targetSpacing);
   writeFileSync(file, `${JSON.stringify({ ...want, genesisTime: fresh }, null, 2)}\n`);
   return fresh;
 }
@@ -61,6 +71,7 @@ function genesisTime(dir: string, want: Omit<ChainFile, 'genesisTime'>, now: num
  * @example const chain = await startDevnetChain(config); chain.url
  */
 export async function startDevnetChain(config: ServerConfig, now = Date.now()): Promise<DevnetChain> {
+  if (config.devnetReplayFile) return startReplayChain(config.devnetReplayFile, config.devnetIntervalMs);
   const dir = join(config.dataDir, 'devnet');
   mkdirSync(dir, { recursive: true });
   const params = {
@@ -91,13 +102,32 @@ export async function startDevnetChain(config: ServerConfig, now = Date.now()): 
 }
 
 /**
+ * Starts a devnet replaying the blocks of a file (`{"blocks": [hex…]}` or a bare array): from genesis, one more
+ * every `intervalMs`, or all of them at once when it is 0.
+ */
+async function startReplayChain(file: string, intervalMs: number): Promise<DevnetChain> {
+  const blocks = readReplayFile(file);
+  const devnet = createReplayDevnet({ blocks, revealed: intervalMs > 0 ? 1 : blocks.length });
+  const server = await devnet.listen({ port: 0, host: '127.0.0.1' });
+  if (intervalMs > 0) devnet.startMining(intervalMs);
+  return {
+    devnet,
+    url: server.url,
+    async close() {
+      devnet.stopMining();
+      await server.close();
+    },
+  };
+}
+
+/**
  * Rolls the index back to where it agrees with the devnet. A restarted devnet regenerates its history but not
  * the blocks an earlier run mined live, so the index may hold blocks the new chain lacks — possibly more
  * than MAX_REORG_DEPTH, which would stop the indexer. The devnet is ours, so its chain is the truth.
  */
 export async function reconcileWithDevnet(
   sql: Sql,
-  devnet: Devnet,
+  devnet: ServedDevnet,
   log: Logger,
   opts: { retain?: number } = {},
 ): Promise<number> {

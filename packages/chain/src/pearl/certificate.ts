@@ -272,3 +272,32 @@ export function encodeCertificate(c: CertificateFields): Buffer {
   }
   return w.finish();
 }
+
+/**
+ * The proof commitment of a header that commits to no certificate. No prover can make a certificate hash to
+ * it, so a header carrying it holds a placeholder: simnet's blocks (simnet skips proof of work by design) and
+ * Pearl's genesis literal.
+ */
+export const PLACEHOLDER_COMMITMENT = '0'.repeat(64);
+
+/** How a block's certificate stands against its header. */
+export const CERTIFICATE_STATUSES = ['verified', 'placeholder', 'failed', 'unreadable'] as const;
+
+/** One of CERTIFICATE_STATUSES. */
+export type CertificateStatus = (typeof CERTIFICATE_STATUSES)[number];
+
+/**
+ * `verified` when the certificate binds to its header, `placeholder` when it does not but the header commits
+ * to nothing (an all-zero proof commitment), `failed` when it does not bind to a header that commits to
+ * something, `unreadable` when its bytes did not decode.
+ * @example certificateStatus({ readable: true, binds: false, proofCommitment: PLACEHOLDER_COMMITMENT }) // 'placeholder'
+ */
+export function certificateStatus(c: {
+  readable: boolean;
+  binds: boolean;
+  proofCommitment: string;
+}): CertificateStatus {
+  if (!c.readable) return 'unreadable';
+  if (c.binds) return 'verified';
+  return c.proofCommitment === PLACEHOLDER_COMMITMENT ? 'placeholder' : 'failed';
+}

@@ -83,8 +83,9 @@ export function renderPearlTx(
     hex: hex(tx.bytes),
     txid: tx.txid,
     hash: tx.wtxid,
-    size: tx.size,
+    // btcd's TxRawResult declares vsize before size.
     vsize: tx.vsize,
+    size: tx.size,
     version: tx.version >>> 0,
     locktime: tx.locktime,
     vin,
@@ -167,7 +168,8 @@ export function renderPearlHeader(
     bits: h.bits.toString(16),
     difficulty: at.difficulty,
   };
-  if (at.height > 0) out.previousblockhash = h.prevHash;
+  // All zeros at genesis, as getblock gives it (a real pearld's genesis answer): btcd fills both from the header.
+  out.previousblockhash = h.prevHash;
   if (at.nextHash) out.nextblockhash = at.nextHash;
   out.proofcommitment = h.proofCommitment;
   return out;

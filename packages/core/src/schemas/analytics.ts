@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CertificateStatusSchema } from './block.js';
 import { Amount, Count, Hash64, Height, TipHeight, UnixTime } from './common.js';
 import { PoolShareSchema } from './mining.js';
 
@@ -55,7 +56,10 @@ export const PouwSchema = z
     moe: Count.describe('Certificates of mixture-of-experts jobs.'),
     moeShare: z.number().describe('moe ÷ certifiedBlocks.'),
     commitmentFailures: Count.describe(
-      'Certificates above genesis that do not bind to their header (commitment or block hash); 0 on a valid chain.',
+      'Certificates above genesis that do not bind to their header (commitment or block hash), placeholders aside; 0 on a valid chain.',
+    ),
+    placeholders: Count.describe(
+      'Certificates above genesis whose header commits to none (an all-zero proof commitment: simnet skips proof of work by design); not failures.',
     ),
     unreadable: Count.describe('Certificates whose bytes did not decode.'),
     proofSize: z
@@ -114,6 +118,7 @@ export const PouwSchema = z
           isMoE: z.boolean(),
           proofSize: Count,
           verified: z.boolean().nullable(),
+          status: CertificateStatusSchema,
         }),
       )
       .describe('The 10 most recent certificates.'),

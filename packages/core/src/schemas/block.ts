@@ -1,5 +1,14 @@
+import { CERTIFICATE_STATUSES } from '@explorer/chain';
 import { z } from 'zod';
 import { Amount, Count, Hash64, Height, UnixTime } from './common.js';
+
+/** How a certificate stands against its header. */
+export const CertificateStatusSchema = z
+  .enum(CERTIFICATE_STATUSES)
+  .describe(
+    'verified: it binds to its header. placeholder: it does not, and the header commits to no certificate (an all-zero proof commitment: simnet, which skips proof of work by design, and Pearl’s genesis literal) — not a failure. failed: it does not bind to a header that commits to one. unreadable: its bytes did not decode.',
+  )
+  .meta({ id: 'CertificateStatus' });
 
 /** The certificate summary carried on every block. */
 export const CertificateSummarySchema = z
@@ -16,6 +25,7 @@ export const CertificateSummarySchema = z
       .describe(
         'Whether it binds to its header: the proof commitment and the block hash it names match; null when unreadable.',
       ),
+    status: CertificateStatusSchema,
     isMoE: z.boolean().describe('Whether the useful work was a mixture-of-experts job.'),
     proofSize: Count.describe('Size of the ZK proof in bytes (0 when unreadable).'),
     proofCommitment: z.string().describe('The proof commitment the block header carries (display hex).'),
@@ -154,6 +164,7 @@ export const CertificateSchema = z
       .nullable()
       .describe('The block hash the certificate names; null when unreadable.'),
     blockHashMatches: z.boolean().nullable().describe('namedBlockHash = blockHash; null when unreadable.'),
+    status: CertificateStatusSchema,
     problems: z
       .array(z.string())
       .describe(

@@ -1,3 +1,4 @@
+import { PLACEHOLDER_COMMITMENT } from '@explorer/chain';
 import type { Int8, Sql } from '../sql.js';
 
 /** Blocks, summed difficulty and time span of the 24 hours before `tipTime`. */
@@ -74,13 +75,15 @@ export interface CertificateTotalsRow {
   proof_min: number | null;
   proof_max: number | null;
   failures: number;
+  /** Certificates that do not bind to a header committing to none (see certificateStatus). */
+  placeholders: number;
   unreadable: number;
 }
 
 /** Sums the certificate columns of the daily rollup; counts failed verifications and unreadable certificates. */
 export async function selectCertificateTotals(sql: Sql): Promise<CertificateTotalsRow> {
   const [[r], [f]] = await Promise.all([
-    sql.query<Omit<CertificateTotalsRow, 'failures' | 'unreadable'>>(
+    sql.query<Omit<CertificateTotalsRow, 'failures' | 'placeholders' | 'unreadable'>>(
       `SELECT COALESCE(sum(blocks), 0)::int8 AS blocks, COALESCE(sum(certificates), 0)::int8 AS certificates,
               COALESCE(sum(moe_certificates), 0)::int8 AS moe, COALESCE(sum(cert_v1), 0)::int8 AS v1,
               COALESCE(sum(cert_v2), 0)::int8 AS v2, COALESCE(sum(cert_v3), 0)::int8 AS v3, COALESCE(sum(cert_v4), 0)::int8 AS v4,
@@ -90,11 +93,14 @@ export async function selectCertificateTotals(sql: Sql): Promise<CertificateTota
       [],
       'analytics.certificate-totals',
     ),
-    sql.query<{ failures: number; unreadable: number }>(
-      `SELECT count(*) FILTER (WHERE readable AND height > 0 AND cardinality(problems) > 0)::int4 AS failures,
+    sql.query<{ failures: number; placeholders: number; unreadable: number }>(
+      `SELECT count(*) FILTER (WHERE readable AND height > 0 AND cardinality(problems) > 0
+                                 AND proof_commitment <> $1)::int4 AS failures,
+              count(*) FILTER (WHERE readable AND height > 0 AND cardinality(problems) > 0
+                                 AND proof_commitment = $1)::int4 AS placeholders,
               count(*) FILTER (WHERE NOT readable)::int4 AS unreadable
        FROM block_certificates`,
-      [],
+      [PLACEHOLDER_COMMITMENT],
       'analytics.certificate-verification',
     ),
   ]);
@@ -156,11 +162,13 @@ export function selectLatestCertificates(
     version: number;
     is_moe: boolean;
     proof_size: number;
+    proof_commitment: string;
+    readable: boolean;
     verified: boolean | null;
   }[]
 > {
   return sql.query(
-    `SELECT c.height, c.block_hash, b.time, c.version, c.is_moe, c.proof_size,
+    `SELECT c.height, c.block_hash, b.time, c.version, c.is_moe, c.proof_size, c.proof_commitment, c.readable,
             CASE WHEN c.readable THEN cardinality(c.problems) = 0 END AS verified
      FROM block_certificates c JOIN blocks b ON b.height = c.height ORDER BY c.height DESC LIMIT $1`,
     [limit],

@@ -236,7 +236,11 @@ export class BlockMaker {
     const subsidy = this.dialect.subsidy(h);
     // Now and then a Pearl miner claims less than the subsidy: that part is never emitted to anyone.
     const unclaimed = pearl && h > 0 && this.rng.chance(0.02) ? this.rng.range(1, Math.min(subsidy, 1e8)) : 0;
-    const witnessRoot = segwit ? merkleRoot([ZERO32, ...txs.map((e) => fromDisplayHex(e.wtxid))]) : undefined;
+    // pearld commits to the witnesses in every block it mines, a coinbase-only one included.
+    const witnessRoot =
+      segwit || (pearl && h > 0)
+        ? merkleRoot([ZERO32, ...txs.map((e) => fromDisplayHex(e.wtxid))])
+        : undefined;
     const cb =
       opts.coinbase ??
       (pearl && h === 0
