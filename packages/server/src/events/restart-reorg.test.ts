@@ -234,17 +234,13 @@ describe.skipIf(reason !== null)('reorgs found at start reach every consumer (bu
     addWebhook(env, `${receiver.url}/hook`);
     const server = await start(env, port!);
     const o = observe(server.match[1]!, receiver);
-    step('wait indexed');
     await waitFor('the chain indexed', async () => o.events.some((e) => blockHeight(e) === 120), PATIENCE_MS);
 
     // The node restarts with a chain of its own above the same genesis block.
-    step('close node');
     await node.close();
-    step('closed node');
     devnet = createDevnet(options);
     const regenerated = devnet.reorg(120, { extra: 5 });
     node = await devnet.listen({ port: nodePort });
-    step('listening again');
     await waitFor(
       'the new chain indexed',
       async () => o.events.some((e) => e.type === 'block' && e.data.hash === devnet.tipHash()),
@@ -256,11 +252,8 @@ describe.skipIf(reason !== null)('reorgs found at start reach every consumer (bu
       async () => o.hooks.some((e) => Number(e.id) >= last),
       PATIENCE_MS,
     );
-    step('stop sub');
     await o.stop();
-    step('stop server');
     expect(await stopProcess(server.proc)).toBe(0);
-    step('stopped');
 
     const log = (await logged(dir)).filter((e) => Number(e.id) <= last);
     expect(o.events).toEqual(log);
