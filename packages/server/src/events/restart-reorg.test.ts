@@ -21,7 +21,7 @@ const reason = existsSync(serverBin) ? null : 'the server is not built (run pnpm
 if (reason) console.log(`[restart-reorg] ${reason}: test skipped`);
 
 /** Generous: the waits follow progress (blocks mined, events received); this only ends a stuck run. */
-const PATIENCE_MS = Number(process.env.PATIENCE_MS ?? 240_000);
+const PATIENCE_MS = 240_000;
 
 interface Observer {
   events: ChainEvent[];
@@ -79,8 +79,6 @@ function addWebhook(env: Record<string, string>, url: string): void {
   expect(r.status, r.stderr).toBe(0);
 }
 
-const step = (what: string) =>
-  process.env.DEBUG_STEPS && console.log(`[restart-reorg] ${new Date().toISOString()} ${what}`);
 const blockHeight = (e: ChainEvent) => (e.type === 'block' ? e.data.height : null);
 
 /**
