@@ -145,7 +145,7 @@ describe.skipIf(!chromiumPath)('browser-dapp in headless Chromium (browser)', ()
     } finally {
       rmSync(dist, { recursive: true, force: true });
     }
-  }, 180_000);
+  });
 
   it.skipIf(!realClientBuilt)(
     'renders the latest blocks through the built @explorer/client',

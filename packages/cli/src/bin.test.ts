@@ -253,7 +253,7 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
       });
     }
     expect(failures).toEqual([]);
-  }, 300_000);
+  });
 
   it('npm run explorer -- … runs it from the checkout (the documented command), against EXPLORER_BASE_URL', async () => {
     const npm: [string] = ['npm'];

@@ -140,5 +140,5 @@ describe.skipIf(reason !== null)('indexer killed with SIGKILL at random points (
     } finally {
       await fresh.drop();
     }
-  }, 480_000);
+  });
 });

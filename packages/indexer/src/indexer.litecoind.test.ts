@@ -75,7 +75,7 @@ describe.skipIf(unavailable !== null)(`indexer against litecoind regtest (${driv
   beforeAll(async () => {
     node = await startLitecoind();
     db = await openTestDatabase(driver);
-  }, 120_000);
+  });
   afterAll(async () => {
     await node?.stop();
     await db?.drop();

@@ -123,11 +123,11 @@ describe('indexer through node outages (pglite)', () => {
       return { status: res.status, body: (await res.json()) as any };
     };
     await indexer.start();
-    await expect.poll(() => indexer.status().state, { timeout: 10_000 }).toBe('synced');
+    await expect.poll(() => indexer.status().state, { timeout: 120_000 }).toBe('synced');
     for (const mode of ['down', 'garbage', 'slow', 'truncated'] as const) {
       proxy.mode = mode;
       devnet.mine(5);
-      await expect.poll(() => indexer.status().state, { timeout: 10_000 }).toBe('node-unreachable');
+      await expect.poll(() => indexer.status().state, { timeout: 120_000 }).toBe('node-unreachable');
       expect((await readIndexerState(db.sql)).status).toBe('node-unreachable');
       expect(await checkInvariants(db.sql)).toEqual([]);
       const status = (await get('/v1/status')).body.status;
@@ -137,10 +137,10 @@ describe('indexer through node outages (pglite)', () => {
       expect((await get('/v1/analytics/supply')).status).toBe(200);
       expect((await get('/v1/mempool')).status).toBe(503);
       proxy.mode = 'ok';
-      await expect.poll(() => indexer.status().tipHeight, { timeout: 10_000 }).toBe(devnet.height());
-      await expect.poll(() => indexer.status().state, { timeout: 10_000 }).toBe('synced');
+      await expect.poll(() => indexer.status().tipHeight, { timeout: 120_000 }).toBe(devnet.height());
+      await expect.poll(() => indexer.status().state, { timeout: 120_000 }).toBe('synced');
       await expect
-        .poll(async () => (await get('/v1/status')).body.status.healthy, { timeout: 10_000 })
+        .poll(async () => (await get('/v1/status')).body.status.healthy, { timeout: 120_000 })
         .toBe(true);
     }
     expect(await checkInvariants(db.sql)).toEqual([]);

@@ -161,7 +161,7 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
     await indexer.stop();
     await run.start();
     await expect
-      .poll(async () => (await readIndexerState(db.sql)).status, { timeout: 5_000 })
+      .poll(async () => (await readIndexerState(db.sql)).status, { timeout: 120_000 })
       .toBe('reorg-too-deep');
     expect(run.status().tipHeight).toBe(tip);
     await run.stop();

@@ -111,5 +111,5 @@ describe.skipIf(!chromium)('docs page in headless Chromium (browser)', () => {
     } finally {
       await server.close();
     }
-  }, 180_000);
+  });
 });

@@ -89,7 +89,7 @@ describe('explorer-server start', () => {
     expect((await fetch(`${url}/`)).status).toBe(200);
     expect(started.signals).toHaveLength(1);
     started.signals[0]!('SIGTERM');
-    await expect.poll(() => started.exits, { timeout: 15_000 }).toEqual([0]);
+    await expect.poll(() => started.exits, { timeout: 120_000 }).toEqual([0]);
     await expect(fetch(`${url}/`)).rejects.toThrow();
   });
 });

@@ -154,6 +154,6 @@ describe.skipIf(reason !== null)(
         if (next.length === 2) break;
       }
       expect(BigInt(next[0]!.id)).toBeGreaterThan(BigInt(resume![1]!));
-    }, 300_000);
+    });
   },
 );

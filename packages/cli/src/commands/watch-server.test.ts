@@ -113,7 +113,7 @@ describe('SDK subscriptions and explorer watch against the real /v1/events (PGli
       return blocks[0] && blocks[0].height >= BLOCKS + 2 ? blocks[0].height : null;
     });
     reference = await untilHeight(client.events.subscribe({ lastEventId: '0' }), height);
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await runtime?.close();

@@ -111,7 +111,7 @@ describe.skipIf(!PRISM)('every operation through a Prism validating proxy (pglit
     const doc = join(dir, 'openapi.json');
     writeFileSync(doc, JSON.stringify(api.openapi()));
     prism = await startPrism(doc, upstream.url);
-  }, 120_000);
+  });
   afterAll(async () => {
     prism?.child.kill();
     await upstream?.close();
@@ -210,5 +210,5 @@ describe.skipIf(!PRISM)('every operation through a Prism validating proxy (pglit
     }
     expect(problems).toEqual([]);
     expect(new Set(requests.map((r) => r.status))).toEqual(new Set([200, 400, 401, 404, 429, 503]));
-  }, 120_000);
+  });
 });

@@ -107,7 +107,7 @@ describe.skipIf(reason !== null)('live events across API replicas sharing Redis 
     await waitFor('both replicas on Redis', async () =>
       (await Promise.all(api.map(status))).every((s) => s.events?.source === 'redis' && s.events.redis.ok),
     );
-  }, 120_000);
+  });
   afterAll(async () => {
     for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => {});
     rmSync(dir, { recursive: true, force: true });

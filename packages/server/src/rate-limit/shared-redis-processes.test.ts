@@ -105,5 +105,5 @@ describe.skipIf(reason !== null)('two server processes sharing Redis', () => {
     expect(limited).toHaveLength(40);
     expect(new Set(limited.map((r) => r.server)).size).toBe(2);
     for (const r of limited) expect(Number(r.retryAfter)).toBeGreaterThan(0);
-  }, 60_000);
+  });
 });

@@ -224,5 +224,5 @@ describe.skipIf(reason !== null)('losing the database connection (pg, built serv
       expect(await checkInvariants(sql)).toEqual([]);
       expect(await canonicalDump(sql)).toEqual(fresh);
     }
-  }, 180_000); // two servers, six outages and a fresh index: slow on a loaded two-core machine
+  }); // two servers, six outages and a fresh index: slow on a loaded two-core machine
 });

@@ -310,5 +310,5 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
       status = await get('/v1/status');
     }
     expect(status.status.indexer.reorgs).toBeGreaterThan(0);
-  }, 180_000);
+  });
 });

@@ -106,7 +106,7 @@ describe.skipIf(reason !== null)(
       );
       processes.push(...readers, await indexer);
       api = [readers[0]!.match[1]!, readers[1]!.match[1]!];
-    }, 120_000);
+    });
 
     afterAll(async () => {
       await Promise.all(processes.map((p) => stopProcess(p.proc)));
@@ -166,7 +166,7 @@ describe.skipIf(reason !== null)(
         const { meta: _b, ...bodyB } = b.body;
         expect(bodyA, path).toEqual(bodyB);
       }
-    }, 180_000);
+    });
 
     it('takes a cursor from one API process on the other, and shares one rate-limit count through Redis', async () => {
       const first = await getJson(`${api[0]}/v1/blocks?limit=5`);
@@ -198,7 +198,7 @@ describe.skipIf(reason !== null)(
       await remaining(api[1]);
       // The second process's request was counted in the same bucket: the first sees both.
       expect(await remaining(api[0])).toBe(before - 2);
-    }, 60_000);
+    });
 
     it('brings a reorg on the primary to replica readers without a page mixing the two branches', async () => {
       const depth = 4;
@@ -228,7 +228,7 @@ describe.skipIf(reason !== null)(
         async () => (await tipOf(onReplica)) === devnet.height(),
       );
       expect(await canonicalDump(onReplica)).toEqual(await canonicalDump(onPrimary));
-    }, 120_000);
+    });
 
     it('answers 503 envelopes while the replica is down, and recovers when it is back, without a restart', async () => {
       await replica.stop();
@@ -256,6 +256,6 @@ describe.skipIf(reason !== null)(
         expect(p.proc.exitCode, p.output().slice(-2000)).toBeNull();
         expect(p.proc.signalCode).toBeNull();
       }
-    }, 120_000);
+    });
   },
 );

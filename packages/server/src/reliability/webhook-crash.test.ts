@@ -125,5 +125,5 @@ describe.skipIf(reason !== null)('webhook delivery across kill -9 (pg, built ser
     expect(done).toMatchObject({ eventId, status: 'delivered', attempts: 2, lastStatus: 200 });
     second.proc.kill('SIGTERM');
     await new Promise((r) => second.proc.once('exit', r));
-  }, 90_000);
+  });
 });
