@@ -53,17 +53,11 @@ if (mode === 'start') {
 }
 
 async function start() {
-  // A build from an earlier start answers the preflight (data dir and port); without one, the port is
-  // probed here, since nothing is installed yet to ask.
-  if (existsSync(SERVER_BIN)) {
-    const check = spawnSync(process.execPath, [SERVER_BIN, 'check', '--quiet', ...rest], {
-      encoding: 'utf8',
-    });
-    if (check.status !== 0 && /^explorer-server: |^[A-Z_]+ /m.test(check.stderr)) {
-      process.stderr.write(check.stderr);
-      process.exit(check.status ?? 1);
-    }
-  } else {
+  // A build from an earlier start answers the preflight (configuration, data dir and port); without one, the
+  // port is probed here, since nothing is installed yet to ask, and the build answers it once it exists.
+  const built = existsSync(SERVER_BIN);
+  if (built) preflight();
+  else {
     const problem = await portProblem();
     if (problem) {
       console.error(`explorer-server: ${problem}`);
@@ -102,6 +96,7 @@ async function start() {
     timings.push(`${what.split(' ')[0]} ${((performance.now() - began) / 1000).toFixed(1)} s`);
   }
   release();
+  if (!built) preflight();
   status.done(`explorer: ready (${timings.length > 0 ? timings.join(', ') : 'installed and built already'})`);
 
   const quiet = !process.env.LOG_LEVEL && !rest.some((a) => a.startsWith('--log-level'));
@@ -128,6 +123,18 @@ async function start() {
     // Killed by a signal (kill -9, out of memory) is a failure, reported as a shell would: 128 + its number.
     process.exit(code ?? 128 + (constants.signals[signal] ?? 0));
   });
+}
+
+/**
+ * Asks the built server whether `start` could begin (`explorer-server check`): a configuration error, a data
+ * dir held by another process or a port in use is said in one line, and this process exits with its status.
+ */
+function preflight() {
+  const check = spawnSync(process.execPath, [SERVER_BIN, 'check', '--quiet', ...rest], { encoding: 'utf8' });
+  if (check.status !== 0 && /^explorer-server: |^config: |^[A-Z_]+ /m.test(check.stderr)) {
+    process.stderr.write(check.stderr);
+    process.exit(check.status ?? 1);
+  }
 }
 
 /** The port and host `start` would listen on: its flags, else PORT and HOST, else the defaults. */
@@ -219,7 +226,7 @@ function nextSteps(url) {
     `         ${url}/docs        the API reference`,
     `  try    curl '${url}/v1/blocks?limit=5'`,
     `         npm run explorer -- blocks --limit 5${url === 'http://127.0.0.1:3000' ? '' : ` --base-url ${url}`}`,
-    '  stop   Ctrl-C (the index is kept in the data dir for the next start)',
+    `  stop   Ctrl-C (the index is kept ${process.env.DATABASE_URL ? 'in PostgreSQL' : 'in the data dir'} for the next start)`,
     '',
   ].join('\n');
 }

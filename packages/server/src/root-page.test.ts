@@ -166,6 +166,20 @@ describe('the / page', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe('120');
   });
 
+  it('names a chain whose unit symbol the node does not say (a Core fork) without a placeholder', async () => {
+    const body = statusBody();
+    body.status.chain = {
+      profile: 'bitcoin',
+      network: 'regtest',
+      units: { symbol: null, baseUnit: 'satoshi', decimals: 8 },
+    } as never;
+    const { api } = fakeApi({ status: body });
+    const page = await (await appOver(api).request('/', { headers: { accept: BROWSER } })).text();
+    expect(page).toContain('<dd id="chain">bitcoin regtest</dd>');
+    expect(page).toContain('<title>Explorer API · bitcoin regtest</title>');
+    expect(page).not.toContain('null');
+  });
+
   it('escapes every value it shows', async () => {
     const evil = '<script>alert("x")</script>';
     const { api } = fakeApi({

@@ -159,9 +159,7 @@ function statusSection(part: Part<StatusBody>) {
     : html`<span class="bad">degraded: ${status.degraded.map((d) => `${d} unavailable`).join(', ')}</span>`;
   const nodeHeight =
     status.node.height ?? (meta.nodeHeight !== null && meta.nodeHeight >= 0 ? meta.nodeHeight : null);
-  const chainName = chain
-    ? `${chain.profile} ${chain.network} (${chain.units.symbol})`
-    : 'not known yet (no block indexed)';
+  const chainName = chain ? chainLabel(chain) : 'not known yet (no block indexed)';
   return html`<dl>
 <dt>Chain</dt><dd id="chain">${chainName}</dd>
 <dt>Indexed tip</dt><dd id="indexed-tip">${meta.indexedTip >= 0 ? meta.indexedTip : 'none'}</dd>
@@ -201,7 +199,7 @@ export function renderRootPage(view: RootView): string {
   // The chain this server indexes, once the indexer has asked its node.
   const chain = view.status.ok ? view.status.value.status.chain : null;
   const title = chain
-    ? `Explorer API · ${chain.units.symbol ?? chain.profile} ${chain.network}`
+    ? `Explorer API · ${[chain.units.symbol ?? chain.profile, chain.network].filter(Boolean).join(' ')}`
     : 'Explorer API';
   const page = html`<!doctype html>
 <html lang="en">
@@ -272,4 +270,17 @@ export function rootHandler(opts: RootPageOptions): (c: Context) => Promise<Resp
     }
     return c.html(renderRootPage(view));
   };
+}
+
+/**
+ * The chain as the front page names it: profile, network and unit symbol, leaving out what the node did not
+ * say (a Core fork's symbol is not known from its answers), e.g. `pearl mainnet (PRL)` or `bitcoin regtest`.
+ */
+function chainLabel(chain: {
+  profile: string;
+  network: string | null;
+  units: { symbol: string | null };
+}): string {
+  const name = [chain.profile, chain.network].filter(Boolean).join(' ');
+  return chain.units.symbol ? `${name} (${chain.units.symbol})` : name;
 }
