@@ -11,13 +11,13 @@ const built = existsSync(`${root}packages/server/dist/bin.js`);
 if (!built) console.log('[npm-start] the server is not built (run pnpm build): test skipped');
 
 describe.skipIf(!built)('npm start refuses a bad configuration at once', () => {
-  it('PORT=abc: the configuration error alone, exit 1, no "ready"', () => {
+  it('PORT=abc: the configuration error alone, exit 2 (a usage error), no "ready"', () => {
     const r = spawnSync(process.execPath, ['scripts/run.mjs', 'start'], {
       cwd: root,
       env: { ...process.env, PORT: 'abc' },
       encoding: 'utf8',
     });
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe('config: PORT must be an integer from 0 to 65535 (got "abc")');
     expect(r.stdout).not.toMatch(/ready|listening/);
   });
