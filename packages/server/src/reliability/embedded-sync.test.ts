@@ -1,0 +1,77 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from '@explorer/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startProcess } from '../test-support/processes.js';
+
+// The embedded demo during its first sync: the log says how far it is, a Ctrl-C stops it and says so, and an
+// interrupted sync never claims to be synced.
+
+const serverBin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+const reason = existsSync(serverBin) ? null : 'the server is not built (run pnpm build)';
+if (reason) console.log(`[embedded-sync] ${reason}: test skipped`);
+
+interface LogLine {
+  msg: string;
+  height?: number;
+  nodeHeight?: number;
+  blocksPerSecond?: number;
+  txPerSecond?: number;
+  etaSeconds?: number | null;
+}
+
+const lines = (out: string): LogLine[] =>
+  out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine);
+
+describe.skipIf(reason !== null)('an embedded initial sync (built server, PGlite)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'explorer-embedded-sync-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('logs its progress, stops at the first Ctrl-C saying so, and never says synced when it is not', async () => {
+    const server = await startProcess(
+      [serverBin, 'start', '--port', '0'],
+      {
+        EXPLORER_DATA_DIR: dir,
+        DEVNET_BLOCKS: '3000',
+        DEVNET_INTERVAL_MS: '0',
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_ENABLED: 'false',
+      },
+      /listening on (http:\/\/\S+)/,
+    );
+    try {
+      const progress = () => lines(server.output()).filter((l) => l.msg.startsWith('syncing: '));
+      await waitFor('two progress lines', async () => progress().length >= 2);
+      const [first, second] = progress();
+      for (const p of [first!, second!]) {
+        expect(p.msg).toMatch(/^syncing: \d+ of 3000 \(\d+\.\d %\), \d+ blocks\/s, \d+ tx\/s, ETA /);
+        expect(p.nodeHeight).toBe(3000);
+        expect(p.blocksPerSecond).toBeGreaterThan(0);
+        expect(p.txPerSecond).toBeGreaterThan(0);
+      }
+      expect(second!.height).toBeGreaterThan(first!.height!);
+      expect(second!.etaSeconds).toBeGreaterThan(0);
+
+      const exited = new Promise<number | null>((resolve) =>
+        server.proc.once('exit', (code) => resolve(code)),
+      );
+      server.proc.kill('SIGINT');
+      expect(await exited).toBe(0);
+      const out = server.output();
+      expect(out).toMatch(/explorer-server: SIGINT: stopping/);
+      expect(out).toMatch(/explorer-server: stopped/);
+      const states = lines(out)
+        .filter((l) => /^indexer \w/.test(l.msg))
+        .map((l) => l.msg);
+      expect(states).not.toContain('indexer synced');
+      expect(states.at(-1)).toBe('indexer syncing');
+    } finally {
+      server.proc.kill('SIGKILL');
+    }
+  });
+});
