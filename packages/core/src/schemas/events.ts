@@ -75,11 +75,13 @@ export const ReorgEventDataSchema = z
   .object({
     forkHeight: z.int().min(-1).describe('Highest height both branches share (-1: none).'),
     forkHash: Hash64.nullable().describe('Hash of the shared block; null when none is shared.'),
-    removed: z.array(BlockRefSchema).describe('Blocks rolled back, lowest first.'),
+    removed: z
+      .array(BlockRefSchema)
+      .describe('Blocks rolled back, lowest first (at most 100; everything above forkHeight is gone).'),
     added: z
       .array(BlockRefSchema)
       .describe(
-        'Blocks of the new branch the node had when the rollback ran, lowest first; each follows as a `block` event.',
+        'Blocks of the new branch the node had when the rollback ran, lowest first (at most 100); each follows as a `block` event.',
       ),
   })
   .meta({ id: 'ReorgEventData' });
