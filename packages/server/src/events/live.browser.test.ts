@@ -168,10 +168,13 @@ describe.skipIf(!hasChromium)(
       await waitFor('the missed blocks', async () => (await received('sse')).length >= 2);
       devnet.mine(1);
       await indexed(from + 3);
-      await waitFor('the next block', async () => (await received('sse')).length >= 3);
-      await new Promise((r) => setTimeout(r, 300));
       // The socket stayed connected throughout: what it got after `last` is what the resumed stream must get.
-      const ws = (await received('ws')).filter((e) => BigInt(e.id) > BigInt(last)).map(summary);
+      const wsAfter = async () => (await received('ws')).filter((e) => BigInt(e.id) > BigInt(last));
+      await waitFor(
+        'the next block over both',
+        async () => (await received('sse')).length >= 3 && (await wsAfter()).length >= 3,
+      );
+      const ws = (await wsAfter()).map(summary);
       expect((await received('sse')).map(summary)).toEqual(ws);
       expect(ws.map((e) => e.height)).toEqual([from + 1, from + 2, from + 3]);
     });
