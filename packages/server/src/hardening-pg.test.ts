@@ -1,5 +1,5 @@
 import { createSqlStore, openDatabase, type Sql } from '@explorer/db';
-import { getJson, openTestDatabase, pgSkipReason, type TestDatabase } from '@explorer/testing';
+import { getJson, openTestDatabase, pgSkipReason, type TestDatabase, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter } from './rate-limit/index.js';
 import { captureLog } from './test-support/log-capture.js';
@@ -109,12 +109,10 @@ describe.skipIf(skip !== null)('PostgreSQL failure modes (needs TEST_DATABASE_UR
     expect(status.body.status.database.ok).toBe(false);
 
     await proxy.start();
-    let back = await getJson(`${server.url}/v1/blocks`);
-    for (let i = 0; i < 20 && back.status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      back = await getJson(`${server.url}/v1/blocks`);
-    }
-    expect(back.status).toBe(200);
+    await waitFor(
+      'the API to read the database again',
+      async () => (await getJson(`${server.url}/v1/blocks`)).status === 200,
+    );
     const healthy = await getJson(`${server.url}/v1/status`);
     expect(healthy.body.status.database.ok).toBe(true);
     expect(healthy.body.status.degraded).not.toContain('database');
