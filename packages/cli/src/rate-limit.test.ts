@@ -66,7 +66,7 @@ describe('explorer --all against a server with a tiny anonymous rate limit (PGli
     runtime = await createRuntime(config, { log: createLogger({ level: 'silent' }) });
     url = runtime.url!;
     // Until the transactions of every block are indexed; then the list's length is the blocks' txCount sum.
-    for (const end = Date.now() + 60_000; ; await sleep(200)) {
+    for (const end = Date.now() + 300_000; ; await sleep(200)) {
       const body = await getJson(`${url}/v1/blocks?limit=100`);
       if (body.meta?.txIndexedTip === BLOCKS && body.blocks?.[0]?.height === BLOCKS) {
         txCount = body.blocks.reduce((n: number, b: { txCount: number }) => n + b.txCount, 0);

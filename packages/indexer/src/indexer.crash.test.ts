@@ -81,7 +81,7 @@ describe.skipIf(reason !== null)('indexer killed with SIGKILL at random points (
       });
       // Let this run commit at least one batch past the previous kill (bounded, so a stuck child still
       // shows up as too little progress below), then kill it at a random later point.
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + 60_000;
       while ((await readIndexerState(db.sql)).tip_height <= previous && Date.now() < deadline)
         await sleep(20);
       await sleep(20 + random() * 400);

@@ -32,7 +32,7 @@ const adapter = (opts: Parameters<typeof createNodeAdapter>[0]) => {
   return a;
 };
 
-const waitFor = async (check: () => boolean, ms = 3000) => {
+const waitFor = async (check: () => boolean, ms = 60_000) => {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error('condition not met in time');

@@ -37,7 +37,7 @@ describe.skipIf(!hasChromium)('the front door in Chromium, on a running explorer
       }),
     ]);
     url = runtime.url!;
-    for (const end = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 100))) {
+    for (const end = Date.now() + 300_000; ; await new Promise((r) => setTimeout(r, 100))) {
       const body = await (await fetch(`${url}/v1/status`)).json();
       if (body.status?.indexer?.state === 'synced' && body.meta.indexedTip === BLOCKS) break;
       if (Date.now() > end) throw new Error(`the index did not reach ${BLOCKS}`);

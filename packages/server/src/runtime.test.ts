@@ -24,7 +24,7 @@ function config(extra: Record<string, string> = {}) {
   });
 }
 
-async function indexedTip(url: string, atLeast: number, ms = 20_000): Promise<number> {
+async function indexedTip(url: string, atLeast: number, ms = 180_000): Promise<number> {
   const end = Date.now() + ms;
   for (;;) {
     const { body } = await getJson(`${url}/v1/blocks/${atLeast}`).catch(() => ({ body: null }));

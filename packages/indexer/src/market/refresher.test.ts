@@ -31,7 +31,7 @@ function scripted(fail: () => MarketProviderError | null): MarketProvider & { ca
   return p;
 }
 
-const waitFor = async (check: () => Promise<boolean>, ms = 5_000) => {
+const waitFor = async (check: () => Promise<boolean>, ms = 120_000) => {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting');

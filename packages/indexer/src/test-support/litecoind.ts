@@ -16,7 +16,7 @@ export const MWEB_ACTIVATION_HEIGHT = 432;
 export const COINBASE_MATURITY = 100;
 
 const RPC_TIMEOUT_MS = 30_000;
-const START_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 15_000;
 const WALLET = 'test';
 

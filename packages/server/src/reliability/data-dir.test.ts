@@ -46,7 +46,7 @@ function start(): Promise<{ server: Started } | { code: number | null; stderr: s
 }
 
 async function synced(url: string, atLeast = 60): Promise<number> {
-  const end = Date.now() + 30_000;
+  const end = Date.now() + 300_000;
   for (;;) {
     const s = await fetch(`${url}/v1/status`)
       .then((r) => r.json() as Promise<any>)

@@ -304,7 +304,7 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
     // The reorgs fired during the load may all have landed while the indexer lagged behind them; one
     // more on a synced indexer must be seen and counted.
     await rpc(node.url, 'devnet_reorg', [2]);
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 180_000;
     while (!(status.status?.indexer?.reorgs > 0) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
       status = await get('/v1/status');
