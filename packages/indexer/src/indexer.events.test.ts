@@ -13,6 +13,7 @@ if (skip) console.log(`[indexer events] ${skip}`);
 describe.each(testDrivers())('the indexer’s live events (%s)', (driver) => {
   let devnet: Devnet;
   let close: () => Promise<void>;
+  let nodeUrl: string;
   let db: TestDatabase;
   let indexer: Indexer;
   const heard: ChainEvent[] = [];
@@ -21,6 +22,7 @@ describe.each(testDrivers())('the indexer’s live events (%s)', (driver) => {
     devnet = createDevnet({ seed: `events-${driver}`, blocks: 60, txPerBlock: 5, coinbaseMaturity: 5 });
     const server = await devnet.listen({ port: 0 });
     close = server.close;
+    nodeUrl = server.url;
     const d = devnet.definitions();
     db = await openTestDatabase(driver);
     indexer = createIndexer({
@@ -81,5 +83,30 @@ describe.each(testDrivers())('the indexer’s live events (%s)', (driver) => {
       .map((e) => (e.type === 'block' ? e.data.hash : ''));
     expect(blocks).toEqual(reorg.data.added.map((b) => b.hash));
     expect(after[0]).toBe(reorg);
+  });
+
+  it('a reorg found by a fresh indexer (a restart, a resume after a crash) deeper than the live window: the event, then every block it names', async () => {
+    await indexer.stop();
+    const result = devnet.reorg(12, { extra: 2 });
+    // A new indexer on the same database, as a restarted process has: it rolls back in the event's transaction.
+    const d = devnet.definitions();
+    const fresh: ChainEvent[] = [];
+    const before = (await readEventsAfter(db.sql, '0')).at(-1)!.id;
+    indexer = createIndexer({
+      sql: db.sql,
+      node: createNodeClient({ url: nodeUrl }),
+      definitions: createDefinitions(parsePools(d.pools), parseLabels(d.labels)),
+      batchTxTarget: 40,
+      events: { liveWindow: 5, retain: 1_000, onEvents: (e) => fresh.push(...e) },
+    });
+    await indexer.syncOnce();
+    const logged = (await readEventsAfter(db.sql, before)).filter((e) => e.type !== 'address');
+    expect(logged).toEqual(fresh.filter((e) => e.type !== 'address'));
+    const [reorg, ...blocks] = logged;
+    if (reorg?.type !== 'reorg') throw new Error(`expected a reorg event first, got ${reorg?.type}`);
+    expect(reorg.data.removed.map((b) => b.hash)).toEqual(result.removed);
+    expect(reorg.data.added.map((b) => b.hash)).toEqual(result.added);
+    // 14 blocks, more than the live window of 5: each named block follows as a block event all the same.
+    expect(blocks.map((e) => (e.type === 'block' ? e.data.hash : e.type))).toEqual(result.added);
   });
 });
