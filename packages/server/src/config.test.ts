@@ -30,7 +30,7 @@ describe('loadConfig', () => {
       dbConnectTimeoutMs: 5000,
       indexerPollMs: 1000,
       mempoolPollMs: 2000,
-      maxReorgDepth: 100,
+      maxReorgDepth: null,
       finalityDepth: 100,
       cacheEntries: 10000,
       responseCacheMb: 32,
