@@ -29,12 +29,21 @@ for (;;) {
 let status = 0;
 try {
   const todo = wanted.filter((name) => isStale(name));
-  if (todo.length > 0) {
-    console.error(`build-stale: building ${todo.join(', ')} (with declarations)`);
-    const { EXPLORER_SKIP_DTS: _skip, ...env } = process.env;
-    const [pnpm, ...pre] = pnpmCommand();
-    const filters = todo.flatMap((n) => ['--filter', `./packages/${n}`]);
-    const r = spawnSync(pnpm, [...pre, ...filters, 'run', 'build'], {
+  // Where only the declarations are missing (`npm test` builds without them), they are built alone: a full
+  // build empties dist/ first, under the feet of the tests that run it meanwhile.
+  const whole = todo.filter((name) => isStale(name, { declarations: false }));
+  const declarationsOnly = todo.filter((name) => !whole.includes(name));
+  const { EXPLORER_SKIP_DTS: _skip, ...env } = process.env;
+  const [pnpm, ...pre] = pnpmCommand();
+  const steps = [
+    [whole, 'building', ['run', 'build']],
+    [declarationsOnly, 'building the declarations of', ['exec', 'tsup', '--dts-only']],
+  ];
+  for (const [names, what, args] of steps) {
+    if (names.length === 0 || status !== 0) continue;
+    console.error(`build-stale: ${what} ${names.join(', ')}`);
+    const filters = names.flatMap((n) => ['--filter', `./packages/${n}`]);
+    const r = spawnSync(pnpm, [...pre, ...filters, ...args], {
       cwd: root,
       env,
       stdio: ['ignore', 'ignore', 'inherit'],
