@@ -69,7 +69,7 @@ export interface RuntimeOptions {
 type Closer = () => Promise<void> | void;
 
 /** The indexer's batches on the embedded database: a few hundred transactions per write transaction. */
-const EMBEDDED_SYNC_BATCH = { batchTxTarget: 200, maxBatchBlocks: 50 };
+const EMBEDDED_SYNC_BATCH = { batchTxTarget: 100, maxBatchBlocks: 25 };
 
 function listen(
   server: ReturnType<typeof serve>,
