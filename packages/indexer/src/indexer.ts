@@ -119,8 +119,8 @@ const formatSeconds = (s: number) =>
   s < 90 ? `${Math.round(s)} s` : s < 5_400 ? `${Math.round(s / 60)} min` : `${(s / 3_600).toFixed(1)} h`;
 
 /**
- * Follows one sync's commits: the pace over the last interval, the ETA at the pace of the whole sync so far,
- * and whether it is time to log.
+ * Follows one sync's commits: when it is time to say so, the pace over the last interval and the ETA at the
+ * pace of the whole sync so far; null otherwise.
  */
 function createProgress(fromHeight: number, nodeHeight: number, intervalMs: number) {
   const began = performance.now();
@@ -128,7 +128,7 @@ function createProgress(fromHeight: number, nodeHeight: number, intervalMs: numb
   let txs = 0;
   let first = true;
   return {
-    committed(height: number, txCount: number): { progress: SyncProgress; log: boolean } | null {
+    committed(height: number, txCount: number): SyncProgress | null {
       txs += txCount;
       const now = performance.now();
       const since = (now - last.at) / 1000;
@@ -146,7 +146,7 @@ function createProgress(fromHeight: number, nodeHeight: number, intervalMs: numb
         etaSeconds: pace > 0 ? Math.max(0, (nodeHeight - height) / pace) : null,
       };
       last = { at: now, height, txs };
-      return { progress, log: true };
+      return progress;
     },
   };
 }
@@ -438,8 +438,10 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           status.tipHash = p.last.hash;
           status.lag = Math.max(0, nodeHeight - p.last.height);
           const report = progress.committed(p.last.height, p.txCount);
-          status.progress = report?.progress ?? status.progress;
-          if (report?.log) log.info({ ...report.progress }, progressLine(report.progress));
+          if (report) {
+            status.progress = report;
+            log.info({ ...report }, progressLine(report));
+          }
         });
       /** Waits for the batch being written; false when it no longer extended the tip. */
       const settle = async (): Promise<boolean> => {
