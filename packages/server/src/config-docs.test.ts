@@ -71,7 +71,7 @@ describe('the configuration documentation', () => {
     expect(help).not.toContain('`');
     expect(settingOption('port')).toEqual([
       '--port <n>',
-      'HTTP port; 0 picks a free one (env PORT, default 3000)',
+      'HTTP port; 0 picks a free one (integer 0–65535; env PORT; default 3000)',
     ]);
     expect(settingOption('index')[0]).toBe('--no-index');
   });

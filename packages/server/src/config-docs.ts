@@ -33,8 +33,10 @@ export function environmentHelp(): string {
 export function settingOption(key: string): [flags: string, description: string] {
   const s = byKey(key);
   if (!s.flag) throw new Error(`config: ${key} has no flag`);
-  const env = s.env ? `env ${s.env}, ` : '';
-  return [s.flag, `${plain(s.description)} (${env}default ${plain(s.shown)})`];
+  // A switch (`--trust-proxy`) takes no value to describe.
+  const values = s.flag.includes('<') ? plain(s.values) : '';
+  const notes = [values, s.env ? `env ${s.env}` : '', `default ${plain(s.shown)}`];
+  return [s.flag, `${plain(s.description)} (${notes.filter(Boolean).join('; ')})`];
 }
 
 const cell = (markdown: string) => markdown.replaceAll('|', '\\|');
