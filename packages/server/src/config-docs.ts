@@ -1,4 +1,4 @@
-import { flagName, SETTINGS, type Setting } from './config.js';
+import { defaultText, flagName, SETTINGS, type Setting } from './config.js';
 import { settingPrefixes } from './config-unknown.js';
 
 /** Markdown of the declarations as plain text: `code` unquoted, [links](x.md) reduced to their words. */
@@ -10,10 +10,6 @@ const byKey = (key: string): Setting => {
   if (!s) throw new Error(`config: no setting ${key}`);
   return s;
 };
-
-/** Whether the default is a value one can write after `NAME=` (otherwise `shown` says what happens). */
-const writable = (s: Setting) =>
-  ['string', 'number', 'boolean'].includes(typeof s.default) || Array.isArray(s.default);
 
 /** The environment table shown under --help. */
 export function environmentHelp(): string {
@@ -91,15 +87,16 @@ export function envExample(): string {
     '# Written from the settings declaration (packages/server/src/config.ts) by `pnpm run config-docs`.',
   ];
   const entries = SETTINGS.filter((s) => s.env).map((s) => {
+    // Where no value can be written (none, a value worked out later), `shown` says what happens.
+    const value = defaultText(s.default);
     const notes = [
       plain(s.values),
-      writable(s) ? '' : `unset: ${plain(s.shown)}`,
+      value === null ? `unset: ${plain(s.shown)}` : '',
       s.flag ? `flag ${flagName(s)}` : '',
     ].filter(Boolean);
     const description = plain(s.description);
     const about = `${description[0]!.toUpperCase()}${description.slice(1)}${notes.length ? ` (${notes.join('; ')})` : ''}`;
-    const value = writable(s) ? (Array.isArray(s.default) ? s.default.join(',') : String(s.default)) : '';
-    return [...wrap(about, '# '), `# ${s.env}=${value}`].join('\n');
+    return [...wrap(about, '# '), `# ${s.env}=${value ?? ''}`].join('\n');
   });
   return `${head.join('\n')}\n\n${entries.join('\n\n')}\n`;
 }

@@ -1,6 +1,14 @@
 import type { MarketConfig } from '@explorer/indexer';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { ConfigError, loadConfig, publicBaseUrl, SETTINGS, type ServerConfig } from './config.js';
+import {
+  ConfigError,
+  type ConfigFlags,
+  defaultText,
+  loadConfig,
+  publicBaseUrl,
+  SETTINGS,
+  type ServerConfig,
+} from './config.js';
 import type { LogLevel } from './logger.js';
 
 const fails = (env: Record<string, string>, flags = {}) => {
@@ -341,12 +349,17 @@ describe('the settings declaration', () => {
   it('declares defaults each setting accepts: written out, they give the same configuration', () => {
     const env: Record<string, string> = {};
     for (const s of SETTINGS) {
-      if (!s.env || s.default === null || (typeof s.default === 'object' && !Array.isArray(s.default)))
-        continue;
-      env[s.env] = Array.isArray(s.default) ? s.default.join(',') : String(s.default);
+      const written = defaultText(s.default);
+      if (s.env && written !== null) env[s.env] = written;
     }
     expect(Object.keys(env).length).toBeGreaterThan(40);
     expect(loadConfig(env)).toEqual(loadConfig({}));
+  });
+
+  it('reads the flags ConfigFlags names, each a setting with a flag', () => {
+    const flagged = ['port', 'host', 'dataDir', 'logLevel', 'trustProxy', 'index'] as const;
+    expectTypeOf<keyof ConfigFlags>().toEqualTypeOf<(typeof flagged)[number]>();
+    expect(SETTINGS.filter((s) => s.flag).map((s) => s.key)).toEqual(flagged);
   });
 
   it('takes commander’s values of the flags: numbers, and true or false for switches', () => {

@@ -52,6 +52,15 @@ type SettingDeclaration<D> = Omit<Setting, 'key' | 'shown' | 'values' | 'default
   shown?: string;
 };
 
+/**
+ * A default as written in a variable (`3000`, `usd`), or null when it cannot be (null, an object).
+ * @example defaultText(['usd', 'eur']) // 'usd,eur'
+ */
+export function defaultText(value: unknown): string | null {
+  if (Array.isArray(value)) return value.join(',');
+  return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : null;
+}
+
 const declared = z.registry<Omit<Setting, 'key'>>();
 
 /**
@@ -64,18 +73,14 @@ function setting<T, D extends T | null>(
   declaration: SettingDeclaration<D>,
 ): z.ZodType<[D] extends [null] ? T | null : T, string | undefined> {
   const { default: fallback, shown, ...rest } = declaration;
-  const plain =
-    typeof fallback === 'string' ||
-    typeof fallback === 'number' ||
-    typeof fallback === 'boolean' ||
-    Array.isArray(fallback);
-  if (shown === undefined && !plain)
+  const written = defaultText(fallback);
+  if (shown === undefined && written === null)
     throw new Error(`${declaration.env ?? declaration.flag}: a default of ${fallback} needs \`shown\``);
   const schema = kind.nullable().default(fallback as never);
   schema.register(declared, {
     ...rest,
     default: fallback,
-    shown: shown ?? `\`${Array.isArray(fallback) ? fallback.join(',') : String(fallback)}\``,
+    shown: shown ?? `\`${written}\``,
     values: kind.description ?? '',
   });
   return schema as never;
@@ -146,8 +151,8 @@ const marketSettings = z
   });
 
 /**
- * Every setting, in the order --help and the documentation list them. To add one, add one entry here; see
- * docs/configuration.md for the steps.
+ * Every setting, in the order --help and the documentation list them. To add one, add one entry here (the
+ * steps are in docs/configuration.md, "Adding a setting").
  */
 const settings = z.object({
   port: setting(int(0, 65_535), {
