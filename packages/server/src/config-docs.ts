@@ -1,4 +1,4 @@
-import { defaultText, flagName, SETTINGS, type Setting } from './config.js';
+import { type ConfigFlags, defaultText, flagName, SETTINGS, type Setting } from './config.js';
 import { settingPrefixes } from './config-unknown.js';
 
 /** Markdown of the declarations as plain text: `code` unquoted, [links](x.md) reduced to their words. */
@@ -26,7 +26,7 @@ export function environmentHelp(): string {
  * The commander option of a setting that has a flag: its flags and its description, naming the variable.
  * @example command.option(...settingOption('port'))
  */
-export function settingOption(key: string): [flags: string, description: string] {
+export function settingOption(key: keyof ConfigFlags): [flags: string, description: string] {
   const s = byKey(key);
   if (!s.flag) throw new Error(`config: ${key} has no flag`);
   // A switch (`--trust-proxy`) takes no value to describe.
