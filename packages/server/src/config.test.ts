@@ -1,5 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, publicBaseUrl } from './config.js';
+import type { MarketConfig } from '@explorer/indexer';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  ConfigError,
+  type ConfigFlags,
+  defaultText,
+  loadConfig,
+  publicBaseUrl,
+  SETTINGS,
+  type ServerConfig,
+} from './config.js';
+import type { LogLevel } from './logger.js';
 
 const fails = (env: Record<string, string>, flags = {}) => {
   try {
@@ -241,5 +251,125 @@ describe('webhook settings', () => {
     expect(fails({ WEBHOOK_CONCURRENCY: 'many' })).toBe(
       'config: WEBHOOK_CONCURRENCY must be an integer from 1 to 256 (got "many")',
     );
+  });
+});
+
+describe('market settings', () => {
+  it('default to the demo provider', () => {
+    expect(loadConfig({}).market).toEqual({
+      providerUrl: null,
+      coinId: 'demo',
+      vsCurrencies: ['usd'],
+      apiKey: null,
+      apiKeyHeader: 'x-cg-demo-api-key',
+      refreshMs: 60_000,
+      demoSeed: 'explorer-demo',
+    });
+  });
+
+  it('read a real provider', () => {
+    const { market } = loadConfig({
+      MARKET_PROVIDER_URL: 'https://api.coingecko.com/api/v3',
+      MARKET_COIN_ID: 'litecoin',
+      MARKET_VS_CURRENCIES: 'USD, eur,usd',
+      MARKET_API_KEY: 'k',
+      MARKET_API_KEY_HEADER: 'x-cg-pro-api-key',
+      MARKET_REFRESH_MS: '300000',
+    });
+    expect(market).toEqual({
+      providerUrl: 'https://api.coingecko.com/api/v3',
+      coinId: 'litecoin',
+      vsCurrencies: ['usd', 'eur'],
+      apiKey: 'k',
+      apiKeyHeader: 'x-cg-pro-api-key',
+      refreshMs: 300_000,
+      demoSeed: 'explorer-demo',
+    });
+  });
+
+  it.each([
+    [
+      { MARKET_PROVIDER_URL: 'ftp://x' },
+      'config: MARKET_PROVIDER_URL must be an http:// or https:// URL (got a ftp: URL)',
+    ],
+    [
+      { MARKET_PROVIDER_URL: 'https://x' },
+      'config: MARKET_COIN_ID is required with MARKET_PROVIDER_URL (the provider’s coin id)',
+    ],
+    [
+      { MARKET_COIN_ID: 'Lite Coin' },
+      'config: MARKET_COIN_ID must be a lowercase provider coin id, e.g. litecoin (got "Lite Coin")',
+    ],
+    [
+      { MARKET_VS_CURRENCIES: 'us$' },
+      'config: MARKET_VS_CURRENCIES must be a comma-separated list of currency codes, e.g. usd,eur (got "us$")',
+    ],
+    [{ MARKET_VS_CURRENCIES: ' , ' }, /^config: MARKET_VS_CURRENCIES must be a comma-separated list/],
+    [
+      { MARKET_REFRESH_MS: '10' },
+      'config: MARKET_REFRESH_MS must be an integer from 1000 to 86400000 (got "10")',
+    ],
+    [{ MARKET_REFRESH_MS: '1e5' }, /^config: MARKET_REFRESH_MS must be an integer/],
+    [
+      { MARKET_API_KEY_HEADER: 'x cg' },
+      'config: MARKET_API_KEY_HEADER must be an HTTP header name (got "x cg")',
+    ],
+  ])('rejects %j naming the variable', (env, message) => {
+    expect(fails(env)).toMatch(message);
+  });
+});
+
+describe('the settings declaration', () => {
+  it('gives ServerConfig its types', () => {
+    expectTypeOf<ServerConfig['port']>().toEqualTypeOf<number>();
+    expectTypeOf<ServerConfig['databaseUrl']>().toEqualTypeOf<string | null>();
+    expectTypeOf<ServerConfig['chain']>().toEqualTypeOf<'pearl' | 'bitcoin' | null>();
+    expectTypeOf<ServerConfig['logLevel']>().toEqualTypeOf<LogLevel>();
+    expectTypeOf<ServerConfig['trustProxy']>().toEqualTypeOf<boolean>();
+    expectTypeOf<ServerConfig['rateLimitTiers']>().toEqualTypeOf<Record<string, number>>();
+    expectTypeOf<ServerConfig['maxReorgDepth']>().toEqualTypeOf<number | null>();
+    expectTypeOf<ServerConfig['market']>().toEqualTypeOf<MarketConfig>();
+  });
+
+  it('names each variable, flag and key once', () => {
+    const once = (values: (string | undefined)[]) => {
+      const present = values.filter(Boolean);
+      expect(new Set(present).size).toBe(present.length);
+    };
+    once(SETTINGS.map((s) => s.env));
+    once(SETTINGS.map((s) => s.flag));
+    once(SETTINGS.map((s) => s.key));
+    for (const s of SETTINGS) {
+      expect(s.env ?? s.flag, s.key).toBeTruthy();
+      expect(s.description, s.key).toMatch(/^\S/);
+      expect(s.shown, s.key).not.toMatch(/null|undefined|object/);
+    }
+  });
+
+  it('declares defaults each setting accepts: written out, they give the same configuration', () => {
+    const env: Record<string, string> = {};
+    for (const s of SETTINGS) {
+      const written = defaultText(s.default);
+      if (s.env && written !== null) env[s.env] = written;
+    }
+    expect(Object.keys(env).length).toBeGreaterThan(40);
+    expect(loadConfig(env)).toEqual(loadConfig({}));
+  });
+
+  it('reads the flags ConfigFlags names, each a setting with a flag', () => {
+    const flagged = ['port', 'host', 'dataDir', 'logLevel', 'trustProxy', 'index'] as const;
+    expectTypeOf<keyof ConfigFlags>().toEqualTypeOf<(typeof flagged)[number]>();
+    expect(SETTINGS.filter((s) => s.flag).map((s) => s.key)).toEqual(flagged);
+  });
+
+  it('takes commander’s values of the flags: numbers, and true or false for switches', () => {
+    expect(
+      loadConfig({ TRUST_PROXY: 'false' }, { port: 8080, trustProxy: true, index: false }),
+    ).toMatchObject({
+      port: 8080,
+      trustProxy: true,
+      index: false,
+    });
+    expect(loadConfig({}).index).toBe(true);
   });
 });

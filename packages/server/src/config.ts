@@ -1,98 +1,18 @@
-import { parseTierLimits } from '@explorer/core';
-import { defaultRpcPort, type MarketConfig, MarketConfigError, marketConfigFromEnv } from '@explorer/indexer';
-import { LOG_LEVELS, type LogLevel } from './logger.js';
-
-/** Everything the server and the indexer are configured with. */
-export interface ServerConfig {
-  port: number;
-  host: string;
-  /** PostgreSQL URL; null → embedded PGlite in `dataDir`. */
-  databaseUrl: string | null;
-  /** PostgreSQL URL the API reads from (a replica); null → `databaseUrl`. */
-  databaseReadUrl: string | null;
-  dataDir: string;
-  /** The chain node's JSON-RPC URL (pearld or a Bitcoin Core fork); null → the built-in devnet. */
-  nodeRpcUrl: string | null;
-  /** The node's chain family; null → detected from the node's genesis block. */
-  chain: 'pearl' | 'bitcoin' | null;
-  /** The node's network (mainnet, testnet, testnet2, regtest…); null → detected. */
-  chainNetwork: string | null;
-  /** PEM file of the certificate to trust for an https:// node (pearld's rpc.cert). */
-  nodeRpcCert: string | null;
-  /** Base URL the OpenAPI document names; null → http://HOST:PORT once the port is known. */
-  publicBaseUrl: string | null;
-  poolsFile: string | null;
-  labelsFile: string | null;
-  logLevel: LogLevel;
-  dbPoolSize: number;
-  dbStatementTimeoutMs: number;
-  dbConnectTimeoutMs: number;
-  dbPreparedStatements: boolean;
-  indexerPollMs: number;
-  /** How often the mempool watcher beside the indexer reads the node's mempool. */
-  mempoolPollMs: number;
-  /** Null: 100, and no limit on regtest and simnet. */
-  maxReorgDepth: number | null;
-  finalityDepth: number;
-  cacheEntries: number;
-  /** Approximate memory budget of the response cache, in MiB (0 turns it off). */
-  responseCacheMb: number;
-  corsOrigin: string;
-  trustProxy: boolean;
-  devnetSeed: string;
-  devnetBlocks: number;
-  devnetTxPerBlock: number;
-  devnetIntervalMs: number;
-  /** A file of given blocks the built-in devnet replays instead of generating a chain; null: it generates. */
-  devnetReplayFile: string | null;
-  /** Count requests per bucket and answer 429 past the limit. */
-  rateLimitEnabled: boolean;
-  rateLimitWindowSeconds: number;
-  /** Requests per window of one anonymous client (IPv4 address or IPv6 /64). */
-  rateLimitAnon: number;
-  /** Requests per window of a key whose tier has no limit of its own. */
-  rateLimitKey: number;
-  /** Requests per window by key tier. */
-  rateLimitTiers: Record<string, number>;
-  /** Redis shared by all replicas for rate-limit buckets; null → per-process memory. */
-  redisUrl: string | null;
-  /** Milliseconds a rate-limit call waits for Redis before falling back to memory. */
-  redisCommandTimeoutMs: number;
-  /** Prefix of the rate-limit keys in Redis. */
-  rateLimitPrefix: string;
-  /** Redis pub/sub channel live events are shared on. */
-  eventsChannel: string;
-  /** Events the log keeps for resuming clients. */
-  eventsRetain: number;
-  /** Open event streams / sockets per anonymous client address. */
-  eventsMaxStreamsAnon: number;
-  /** Open event streams / sockets per API key. */
-  eventsMaxStreamsKey: number;
-  /** KiB queued for one event subscriber before it is dropped as a slow consumer. */
-  eventsMaxQueueKb: number;
-  /** How long a verified API key is trusted before it is looked up again (bounds how late a revoke bites). */
-  apiKeyCacheSeconds: number;
-  /** Longest request target (path and query) in bytes; longer is 414. */
-  maxUrlLength: number;
-  /** Largest request head (request line and headers) in bytes; larger is 431. */
-  maxHeaderSize: number;
-  /** Run the indexer in this process (`start --no-index` turns it off). */
-  index: boolean;
-  /** Market-data settings (MARKET_*), read by the refresher that runs beside the indexer. */
-  market: MarketConfig;
-  /** How long a webhook receiver has to answer one delivery. */
-  webhookTimeoutMs: number;
-  /** Wait before a failed delivery's first retry; each further retry waits twice as long. */
-  webhookRetryBaseMs: number;
-  /** Longest wait between two attempts of a delivery. */
-  webhookRetryMaxMs: number;
-  /** Age after which a delivery that still fails is given up. */
-  webhookMaxAgeHours: number;
-  /** How long a claimed delivery is held before another attempt may take it (a crashed worker's). */
-  webhookLeaseMs: number;
-  /** Deliveries in flight at once. */
-  webhookConcurrency: number;
-}
+import { defaultRpcPort, type MarketConfig } from '@explorer/indexer';
+import { z } from 'zod';
+import {
+  bool,
+  int,
+  matching,
+  oneOf,
+  quote,
+  text,
+  tierLimits,
+  url,
+  type ValueKind,
+  wordList,
+} from './config-values.js';
+import { LOG_LEVELS } from './logger.js';
 
 /** Configuration that cannot be used; the message is the one line shown to the operator. */
 export class ConfigError extends Error {
@@ -105,522 +25,520 @@ export class ConfigError extends Error {
   }
 }
 
-type Parser<T> = (raw: string, name: string) => T;
-
-/** One setting: its environment variable, optional CLI flag, default and meaning (also used for --help and docs). */
-export interface Setting<K extends keyof ServerConfig = keyof ServerConfig> {
-  key: K;
-  env: string;
-  /** Long flag of `start`/`index`, e.g. `--port <n>`. */
+/** One setting as people see it: --help, docs/configuration.md and .env.example are written from these. */
+export interface Setting {
+  /** Where the value lands in ServerConfig: `port`, `market.coinId`. */
+  key: string;
+  /** Environment variable; absent for a setting only a flag sets (`--no-index`). */
+  env?: string;
+  /** Long flag of the commands that take it, with its argument: `--port <n>`. */
   flag?: string;
-  /** Default as shown to people. */
+  /** The value when nothing sets it; null when it is worked out later (`shown` says how). */
+  default: unknown;
+  /** The default in words (Markdown: `code` and [links](x.md)). */
   shown: string;
+  /** What it accepts, e.g. "integer 0–65535" (Markdown; empty for any text). */
+  values: string;
+  /** One line for --help, .env.example and the documentation (Markdown). */
   description: string;
-  parse: Parser<ServerConfig[K]>;
-  fallback: ServerConfig[K];
+  /** More, for the documentation's table only (Markdown sentences). */
+  details?: string;
 }
 
-const quote = (raw: string) => JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw);
+/** What one `setting(…)` declares besides its kind. */
+type SettingDeclaration<D> = Omit<Setting, 'key' | 'shown' | 'values' | 'default'> & {
+  default: D;
+  /** Required when the default is null or not plain text, a number or a list. */
+  shown?: string;
+};
 
-const int =
-  (min: number, max: number): Parser<number> =>
-  (raw, name) => {
-    const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-      throw new ConfigError(name, `must be an integer ${range} (got ${quote(raw)})`);
+/**
+ * A default as written in a variable (`3000`, `usd`), or null when it cannot be (null, an object).
+ * @example defaultText(['usd', 'eur']) // 'usd,eur'
+ */
+export function defaultText(value: unknown): string | null {
+  if (Array.isArray(value)) return value.join(',');
+  return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : null;
+}
+
+const declared = z.registry<Omit<Setting, 'key'>>();
+
+/**
+ * Declares one setting: its kind (what it accepts, its bounds) and how people see it. Everything else —
+ * parsing, messages, --help, the documentation, .env.example, unknown-variable warnings — follows from it.
+ * @example setting(int(0, 65_535), { env: 'PORT', flag: '--port <n>', default: 3000, description: 'HTTP port' })
+ */
+function setting<T, D extends T | null>(
+  kind: ValueKind<T>,
+  declaration: SettingDeclaration<D>,
+): z.ZodType<[D] extends [null] ? T | null : T, string | undefined> {
+  const { default: fallback, shown, ...rest } = declaration;
+  const written = defaultText(fallback);
+  if (shown === undefined && written === null)
+    throw new Error(`${declaration.env ?? declaration.flag}: a default of ${fallback} needs \`shown\``);
+  const schema = kind.nullable().default(fallback as never);
+  schema.register(declared, {
+    ...rest,
+    default: fallback,
+    shown: shown ?? `\`${written}\``,
+    values: kind.description ?? '',
+  });
+  return schema as never;
+}
+
+const pgUrl = url(['postgres:', 'postgresql:']);
+const httpUrl = url(['http:', 'https:']);
+
+/** The market-data settings (MARKET_*), read by the refresher that runs beside the indexer. */
+const marketSettings = z
+  .object({
+    providerUrl: setting(httpUrl, {
+      env: 'MARKET_PROVIDER_URL',
+      default: null,
+      shown: 'built-in demo provider',
+      description:
+        'base URL of a CoinGecko-compatible market-data API, e.g. `https://api.coingecko.com/api/v3`',
+      details: 'Unset, deterministic demo data marked `demo`; see [market](market.md)',
+    }),
+    coinId: setting(
+      matching(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'a lowercase provider coin id, e.g. litecoin', 'coin id'),
+      {
+        env: 'MARKET_COIN_ID',
+        default: null,
+        shown: '`demo`',
+        description: 'the provider’s id of the coin; required with `MARKET_PROVIDER_URL`',
+      },
+    ),
+    vsCurrencies: setting(wordList(/^[a-z]{2,10}$/, 'currency codes, e.g. usd,eur', 'currency codes'), {
+      env: 'MARKET_VS_CURRENCIES',
+      default: ['usd'],
+      description: 'quote currencies; the first is the chart default',
+    }),
+    apiKey: setting(text, {
+      env: 'MARKET_API_KEY',
+      default: null,
+      shown: 'none',
+      description: 'provider API key, sent in `MARKET_API_KEY_HEADER`',
+    }),
+    apiKeyHeader: setting(matching(/^[A-Za-z0-9-]{1,100}$/, 'an HTTP header name', 'HTTP header name'), {
+      env: 'MARKET_API_KEY_HEADER',
+      default: 'x-cg-demo-api-key',
+      description: 'header the provider API key is sent in; `x-cg-pro-api-key` for the paid API',
+    }),
+    refreshMs: setting(int(1000, 86_400_000), {
+      env: 'MARKET_REFRESH_MS',
+      default: 60_000,
+      description: 'price refresh interval in milliseconds',
+      details: 'The refresher runs beside the indexer; see [market](market.md)',
+    }),
+    demoSeed: setting(text, {
+      env: 'MARKET_DEMO_SEED',
+      default: 'explorer-demo',
+      description: 'seed of the demo provider',
+    }),
+  })
+  .transform((m, ctx): MarketConfig => {
+    if (m.coinId === null && m.providerUrl !== null) {
+      ctx.issues.push({
+        code: 'custom',
+        path: ['coinId'],
+        message: 'is required with MARKET_PROVIDER_URL (the provider’s coin id)',
+        input: m,
+      });
+      return z.NEVER;
     }
-    return n;
-  };
+    return { ...m, coinId: m.coinId ?? 'demo' };
+  });
 
-const text: Parser<string> = (raw, name) => {
-  const v = raw.trim();
-  if (v === '') throw new ConfigError(name, 'must not be empty');
-  return v;
-};
-
-const bool: Parser<boolean> = (raw, name) => {
-  const v = raw.trim().toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(v)) return true;
-  if (['false', '0', 'no', 'off'].includes(v)) return false;
-  throw new ConfigError(name, `must be true or false (got ${quote(raw)})`);
-};
-
-// URLs may carry passwords: a rejected one is described, never echoed.
-const url =
-  (protocols: string[], what: string): Parser<string> =>
-  (raw, name) => {
-    let u: URL;
-    try {
-      u = new URL(raw.trim());
-    } catch {
-      throw new ConfigError(name, `must be ${what} (got a value that is not a URL)`);
-    }
-    if (!protocols.includes(u.protocol)) {
-      throw new ConfigError(name, `must be ${what} (got a ${u.protocol.replace(/:$/, '')}: URL)`);
-    }
-    return raw.trim();
-  };
-
-const oneOf =
-  <T extends string>(values: readonly T[]): Parser<T> =>
-  (raw, name) => {
-    const v = raw.trim().toLowerCase();
-    if ((values as readonly string[]).includes(v)) return v as T;
-    throw new ConfigError(name, `must be one of ${values.join(', ')} (got ${quote(raw)})`);
-  };
-
-const logLevel: Parser<LogLevel> = (raw, name) => {
-  const v = raw.trim().toLowerCase();
-  if ((LOG_LEVELS as readonly string[]).includes(v)) return v as LogLevel;
-  throw new ConfigError(name, `must be one of ${LOG_LEVELS.join(', ')} (got ${quote(raw)})`);
-};
-
-const nullable =
-  <T>(p: Parser<T>): Parser<T | null> =>
-  (raw, name) =>
-    p(raw, name);
-
-const tiers: Parser<Record<string, number>> = (raw, name) => {
-  try {
-    return parseTierLimits(raw);
-  } catch (err) {
-    throw new ConfigError(name, (err as Error).message);
-  }
-};
-
-const MAX = Number.MAX_SAFE_INTEGER;
-const pgUrl = nullable(url(['postgres:', 'postgresql:'], 'a postgres:// or postgresql:// URL'));
-const httpUrl = nullable(url(['http:', 'https:'], 'an http:// or https:// URL'));
-const redisUrl = nullable(url(['redis:', 'rediss:'], 'a redis:// or rediss:// URL'));
-
-const s = <K extends keyof ServerConfig>(setting: Setting<K>): Setting => setting as unknown as Setting;
-
-/** Every setting, in the order --help and the documentation list them. */
-export const SETTINGS: readonly Setting[] = [
-  s({
-    key: 'port',
+/**
+ * Every setting, in the order --help and the documentation list them. To add one, add one entry here (the
+ * steps are in docs/configuration.md, "Adding a setting").
+ */
+const settings = z.object({
+  port: setting(int(0, 65_535), {
     env: 'PORT',
     flag: '--port <n>',
-    shown: '3000',
-    description: 'HTTP port (0 picks a free one)',
-    parse: int(0, 65535),
-    fallback: 3000,
+    default: 3000,
+    description: 'HTTP port; `0` picks a free one',
   }),
-  s({
-    key: 'host',
+  host: setting(text, {
     env: 'HOST',
     flag: '--host <address>',
-    shown: '127.0.0.1',
-    description: 'address to listen on',
-    parse: text,
-    fallback: '127.0.0.1',
+    default: '127.0.0.1',
+    description: 'address to listen on; `0.0.0.0` for every interface',
   }),
-  s({
-    key: 'databaseUrl',
+  databaseUrl: setting(pgUrl, {
     env: 'DATABASE_URL',
+    default: null,
     shown: 'embedded PGlite',
     description: 'PostgreSQL connection URL',
-    parse: pgUrl,
-    fallback: null,
   }),
-  s({
-    key: 'databaseReadUrl',
+  databaseReadUrl: setting(pgUrl, {
     env: 'DATABASE_READ_URL',
-    shown: 'DATABASE_URL',
-    description: 'PostgreSQL URL the API reads from (a replica)',
-    parse: pgUrl,
-    fallback: null,
+    default: null,
+    shown: '`DATABASE_URL`',
+    description: 'PostgreSQL URL the API reads from, such as a replica; needs `DATABASE_URL`',
   }),
-  s({
-    key: 'dataDir',
+  dataDir: setting(text, {
     env: 'EXPLORER_DATA_DIR',
     flag: '--data-dir <dir>',
-    shown: './.explorer',
-    description: 'embedded database and devnet files',
-    parse: text,
-    fallback: './.explorer',
+    default: './.explorer',
+    description: 'embedded database (`<dir>/pgdata`) and devnet files (`<dir>/devnet`)',
   }),
-  s({
-    key: 'nodeRpcUrl',
+  nodeRpcUrl: setting(httpUrl, {
     env: 'NODE_RPC_URL',
+    default: null,
     shown: 'built-in devnet',
-    description: 'chain node JSON-RPC URL (credentials in the URL)',
-    parse: httpUrl,
-    fallback: null,
+    description: 'JSON-RPC URL of the chain node (pearld, or Bitcoin Core or a fork); credentials in the URL',
+    details:
+      'Written `https://user:password@host:port/`. Without a port, the network’s default when `CHAIN` is set ' +
+      '(pearld mainnet 44107; see [chains](chains.md))',
   }),
-  s({
-    key: 'chain',
+  chain: setting(oneOf(['pearl', 'bitcoin'] as const), {
     env: 'CHAIN',
+    default: null,
     shown: 'detected',
-    description: 'the node’s chain family: pearl (pearld) or bitcoin (Bitcoin Core and its forks)',
-    parse: nullable(oneOf(['pearl', 'bitcoin'] as const)),
-    fallback: null,
+    description: 'the node’s chain family: `pearl` (pearld) or `bitcoin` (Bitcoin Core and its forks)',
+    details: 'Unset, it is told from the node’s genesis block ([chains](chains.md#choosing-the-profile))',
   }),
-  s({
-    key: 'chainNetwork',
+  chainNetwork: setting(text, {
     env: 'CHAIN_NETWORK',
+    default: null,
     shown: 'detected',
-    description: 'the node’s network: mainnet, testnet, testnet2, regtest, simnet or signet (Pearl)',
-    parse: nullable(text),
-    fallback: null,
+    description:
+      'the node’s network: `mainnet`, `testnet`, `testnet2`, `regtest`, `simnet` or `signet` (Pearl)',
+    details: 'It must agree with a known genesis block',
   }),
-  s({
-    key: 'nodeRpcCert',
+  nodeRpcCert: setting(text, {
     env: 'NODE_RPC_CERT',
+    default: null,
     shown: 'system CAs',
-    description: 'certificate (PEM) to trust for an https:// node, e.g. ~/.pearld/rpc.cert',
-    parse: nullable(text),
-    fallback: null,
+    description: 'PEM file of the certificate to trust for an `https://` node, e.g. `~/.pearld/rpc.cert`',
   }),
-  s({
-    key: 'publicBaseUrl',
+  publicBaseUrl: setting(httpUrl, {
     env: 'PUBLIC_BASE_URL',
-    shown: 'http://HOST:PORT',
-    description: 'base URL the OpenAPI document names',
-    parse: httpUrl,
-    fallback: null,
+    default: null,
+    shown: '`http://HOST:PORT`',
+    description: 'base URL the OpenAPI document names as its server; set it behind a proxy',
   }),
-  s({
-    key: 'poolsFile',
+  poolsFile: setting(text, {
     env: 'POOLS_FILE',
-    shown: "devnet's pools.json",
-    description: 'mining pool definitions (JSON)',
-    parse: nullable(text),
-    fallback: null,
+    default: null,
+    shown: 'the devnet’s `pools.json`',
+    description: 'JSON file of mining pool definitions',
   }),
-  s({
-    key: 'labelsFile',
+  labelsFile: setting(text, {
     env: 'LABELS_FILE',
-    shown: "devnet's labels.json",
-    description: 'known address labels (JSON)',
-    parse: nullable(text),
-    fallback: null,
+    default: null,
+    shown: 'the devnet’s `labels.json`',
+    description: 'JSON file of known address labels',
   }),
-  s({
-    key: 'logLevel',
+  logLevel: setting(oneOf(LOG_LEVELS), {
     env: 'LOG_LEVEL',
     flag: '--log-level <level>',
-    shown: 'info',
-    description: LOG_LEVELS.join('|'),
-    parse: logLevel,
-    fallback: 'info',
+    default: 'info',
+    description: 'lowest level of the log lines written',
   }),
-  s({
-    key: 'dbPoolSize',
+  dbPoolSize: setting(int(1, 1000), {
     env: 'DB_POOL_SIZE',
-    shown: '10',
+    default: 10,
     description: 'PostgreSQL connections per pool',
-    parse: int(1, 1000),
-    fallback: 10,
   }),
-  s({
-    key: 'dbStatementTimeoutMs',
+  dbStatementTimeoutMs: setting(int(1), {
     env: 'DB_STATEMENT_TIMEOUT_MS',
-    shown: '5000',
-    description: 'per-statement timeout (PostgreSQL)',
-    parse: int(1, MAX),
-    fallback: 5000,
+    default: 5000,
+    description: 'per-statement timeout on PostgreSQL, in milliseconds',
   }),
-  s({
-    key: 'dbConnectTimeoutMs',
+  dbConnectTimeoutMs: setting(int(1), {
     env: 'DB_CONNECT_TIMEOUT_MS',
-    shown: '5000',
-    description: 'connection timeout (PostgreSQL)',
-    parse: int(1, MAX),
-    fallback: 5000,
+    default: 5000,
+    description: 'connection timeout on PostgreSQL, in milliseconds',
   }),
-  s({
-    key: 'dbPreparedStatements',
+  dbPreparedStatements: setting(bool, {
     env: 'DB_PREPARED_STATEMENTS',
-    shown: 'true',
-    description: 'parse and plan each statement once per connection (turn off behind PgBouncer < 1.21)',
-    parse: bool,
-    fallback: true,
+    default: true,
+    description:
+      'run statements as named prepared statements, parsed and planned once per connection; turn it off ' +
+      'behind a pooler that cannot keep them (PgBouncer before 1.21 in transaction mode)',
   }),
-  s({
-    key: 'indexerPollMs',
+  indexerPollMs: setting(int(10), {
     env: 'INDEXER_POLL_MS',
-    shown: '1000',
-    description: 'how often the synced indexer asks for a new tip',
-    parse: int(10, MAX),
-    fallback: 1000,
+    default: 1000,
+    description: 'how often the synced indexer asks the node for a new tip, in milliseconds',
   }),
-  s({
-    key: 'mempoolPollMs',
+  mempoolPollMs: setting(int(100), {
     env: 'MEMPOOL_POLL_MS',
-    shown: '2000',
-    description: 'how often the indexer reads the node’s mempool (mempool events, fee estimates)',
-    parse: int(100, MAX),
-    fallback: 2000,
+    default: 2000,
+    description: 'how often the process running the indexer reads the node’s mempool, in milliseconds',
+    details:
+      'The mempool feeds `mempool` and unconfirmed `address` events, and the fee estimates every replica ' +
+      'serves ([fees](fees.md))',
   }),
-  s({
-    key: 'maxReorgDepth',
+  maxReorgDepth: setting(int(1), {
     env: 'MAX_REORG_DEPTH',
-    shown: '100 (none on regtest, simnet)',
-    description: 'deepest reorg rolled back automatically',
-    parse: int(1, MAX),
-    fallback: null,
+    default: null,
+    shown: '`100` (none on regtest, simnet)',
+    description:
+      'deepest reorganisation rolled back automatically; a deeper one stops the indexer and keeps the data',
+    details:
+      'Unset, regtest and simnet have no limit: their nodes start their chains anew (pearld deletes its ' +
+      'regtest database at every start)',
   }),
-  s({
-    key: 'finalityDepth',
+  finalityDepth: setting(int(1), {
     env: 'FINALITY_DEPTH',
-    shown: '100',
-    description: 'confirmations after which responses are immutable',
-    parse: int(1, MAX),
-    fallback: 100,
+    default: 100,
+    description: 'confirmations after which responses are treated as immutable and cached',
   }),
-  s({
-    key: 'cacheEntries',
+  cacheEntries: setting(int(0), {
     env: 'CACHE_ENTRIES',
-    shown: '10000',
-    description: 'in-process cache of immutable responses',
-    parse: int(0, MAX),
-    fallback: 10_000,
+    default: 10_000,
+    description:
+      'entries of the in-process cache of immutable responses; `0` turns it off, and with it every ' +
+      'in-process cache',
   }),
-  s({
-    key: 'responseCacheMb',
+  responseCacheMb: setting(int(0, 65_536), {
     env: 'RESPONSE_CACHE_MB',
-    shown: '32',
-    description: 'memory for chain-derived responses shared per URL and indexed tip (0 turns it off)',
-    parse: int(0, 65_536),
-    fallback: 32,
+    default: 32,
+    description: 'approximate memory in MiB for chain-derived responses; `0` turns it off',
+    details:
+      'Each response is shared for up to a second by the requests for the same URL at the same indexed tip; ' +
+      'see [decisions](decisions.md#response-cache)',
   }),
-  s({
-    key: 'corsOrigin',
+  corsOrigin: setting(text, {
     env: 'CORS_ORIGIN',
-    shown: '*',
-    description: 'Access-Control-Allow-Origin',
-    parse: text,
-    fallback: '*',
+    default: '*',
+    description: 'value of `Access-Control-Allow-Origin`',
   }),
-  s({
-    key: 'trustProxy',
+  trustProxy: setting(bool, {
     env: 'TRUST_PROXY',
     flag: '--trust-proxy',
-    shown: 'false',
-    description: 'take the client address from X-Forwarded-For',
-    parse: bool,
-    fallback: false,
+    default: false,
+    description: 'take the client address from `X-Forwarded-For`',
   }),
-  s({
-    key: 'devnetSeed',
+  devnetSeed: setting(text, {
     env: 'DEVNET_SEED',
-    shown: 'explorer',
-    description: 'seed of the built-in devnet chain',
-    parse: text,
-    fallback: 'explorer',
+    default: 'explorer',
+    description: 'seed of the built-in devnet; same seed, same chain',
   }),
-  s({
-    key: 'devnetBlocks',
+  devnetBlocks: setting(int(0, 100_000), {
     env: 'DEVNET_BLOCKS',
-    shown: '300',
-    description: 'blocks the devnet starts with',
-    parse: int(0, 100_000),
-    fallback: 300,
+    default: 300,
+    description: 'blocks of history the devnet starts with',
   }),
-  s({
-    key: 'devnetTxPerBlock',
+  devnetTxPerBlock: setting(int(0, 1000), {
     env: 'DEVNET_TX_PER_BLOCK',
-    shown: '8',
+    default: 8,
     description: 'average transactions per devnet block',
-    parse: int(0, 1000),
-    fallback: 8,
   }),
-  s({
-    key: 'devnetIntervalMs',
+  devnetIntervalMs: setting(int(0), {
     env: 'DEVNET_INTERVAL_MS',
-    shown: '15000',
-    description: 'live block interval of the devnet (0 stops mining)',
-    parse: int(0, MAX),
-    fallback: 15_000,
+    default: 15_000,
+    description: 'a new devnet block every this many milliseconds; `0` stops live mining',
   }),
-  s({
-    key: 'devnetReplayFile',
+  devnetReplayFile: setting(text, {
     env: 'DEVNET_REPLAY_FILE',
+    default: null,
     shown: 'none',
-    description: 'blocks the devnet replays instead of generating a chain ({"blocks": [hex…]})',
-    parse: nullable(text),
-    fallback: null,
-  }),
-  s({
-    key: 'rateLimitEnabled',
-    env: 'RATE_LIMIT_ENABLED',
-    shown: 'true',
-    description: 'count requests per bucket and answer 429 past the limit',
-    parse: bool,
-    fallback: true,
-  }),
-  s({
-    key: 'rateLimitWindowSeconds',
-    env: 'RATE_LIMIT_WINDOW_SECONDS',
-    shown: '60',
-    description: 'length of a rate-limit window in seconds',
-    parse: int(1, 86_400),
-    fallback: 60,
-  }),
-  s({
-    key: 'rateLimitAnon',
-    env: 'RATE_LIMIT_ANON',
-    shown: '120',
-    description: 'requests per window of one anonymous client (IPv4 address, IPv6 /64)',
-    parse: int(1, 1_000_000_000),
-    fallback: 120,
-  }),
-  s({
-    key: 'rateLimitKey',
-    env: 'RATE_LIMIT_KEY',
-    shown: '1200',
-    description: 'requests per window of an API key whose tier has no limit of its own',
-    parse: int(1, 1_000_000_000),
-    fallback: 1200,
-  }),
-  s({
-    key: 'rateLimitTiers',
-    env: 'RATE_LIMIT_TIERS',
-    shown: 'none',
-    description: 'requests per window by key tier, e.g. pro:6000,partner:20000',
-    parse: tiers,
-    fallback: {},
-  }),
-  s({
-    key: 'redisUrl',
-    env: 'REDIS_URL',
-    shown: 'none (per-process memory)',
-    description: 'Redis shared by all replicas for rate-limit buckets and live events',
-    parse: redisUrl,
-    fallback: null,
-  }),
-  s({
-    key: 'redisCommandTimeoutMs',
-    env: 'REDIS_COMMAND_TIMEOUT_MS',
-    shown: '500',
-    description: 'how long a rate-limit call may wait for Redis before the in-memory fallback counts instead',
-    parse: int(50, 60_000),
-    fallback: 500,
-  }),
-  s({
-    key: 'rateLimitPrefix',
-    env: 'RATE_LIMIT_PREFIX',
-    shown: 'explorer:rl',
-    description: 'prefix of the rate-limit keys in Redis',
-    parse: text,
-    fallback: 'explorer:rl',
-  }),
-  s({
-    key: 'eventsChannel',
-    env: 'EVENTS_CHANNEL',
-    shown: 'explorer:events',
-    description: 'Redis pub/sub channel live events are shared on (one per database)',
-    parse: text,
-    fallback: 'explorer:events',
-  }),
-  s({
-    key: 'eventsRetain',
-    env: 'EVENTS_RETAIN',
-    shown: '10000',
-    description: 'events the log keeps, for clients resuming with Last-Event-ID',
-    parse: int(100, 10_000_000),
-    fallback: 10_000,
-  }),
-  s({
-    key: 'eventsMaxStreamsAnon',
-    env: 'EVENTS_MAX_STREAMS_ANON',
-    shown: '5',
-    description: 'open event streams and sockets per anonymous client address (per process)',
-    parse: int(0, 100_000),
-    fallback: 5,
-  }),
-  s({
-    key: 'eventsMaxStreamsKey',
-    env: 'EVENTS_MAX_STREAMS_KEY',
-    shown: '100',
-    description: 'open event streams and sockets per API key (per process)',
-    parse: int(0, 1_000_000),
-    fallback: 100,
-  }),
-  s({
-    key: 'eventsMaxQueueKb',
-    env: 'EVENTS_MAX_QUEUE_KB',
-    shown: '1024',
-    description: 'KiB of events queued for one subscriber before it is dropped as a slow consumer',
-    parse: int(16, 1_048_576),
-    fallback: 1024,
-  }),
-  s({
-    key: 'apiKeyCacheSeconds',
-    env: 'API_KEY_CACHE_SECONDS',
-    shown: '30',
-    description: 'how long a verified API key is trusted before it is looked up again',
-    parse: int(0, 3600),
-    fallback: 30,
-  }),
-  s({
-    key: 'maxUrlLength',
-    env: 'MAX_URL_LENGTH',
-    shown: '2048',
-    description: 'longest request path and query in bytes (longer: 414)',
-    parse: int(256, 65_536),
-    fallback: 2048,
-  }),
-  s({
-    key: 'maxHeaderSize',
-    env: 'MAX_HEADER_SIZE',
-    shown: '16384',
-    description: 'largest request line and headers in bytes (larger: 431)',
-    parse: int(1024, 1_048_576),
-    fallback: 16_384,
-  }),
-  s({
-    key: 'webhookTimeoutMs',
-    env: 'WEBHOOK_TIMEOUT_MS',
-    shown: '10000',
-    description: 'how long a webhook receiver has to answer a delivery',
-    parse: int(100, 300_000),
-    fallback: 10_000,
-  }),
-  s({
-    key: 'webhookRetryBaseMs',
-    env: 'WEBHOOK_RETRY_BASE_MS',
-    shown: '5000',
-    description: 'wait before a failed webhook delivery is retried, doubling with each further attempt',
-    parse: int(1, 86_400_000),
-    fallback: 5_000,
-  }),
-  s({
-    key: 'webhookRetryMaxMs',
-    env: 'WEBHOOK_RETRY_MAX_MS',
-    shown: '3600000',
-    description: 'longest wait between two attempts of a webhook delivery',
-    parse: int(1, 86_400_000),
-    fallback: 3_600_000,
-  }),
-  s({
-    key: 'webhookMaxAgeHours',
-    env: 'WEBHOOK_MAX_AGE_HOURS',
-    shown: '24',
-    description: 'age after which a webhook delivery that still fails is marked failed',
-    parse: int(1, 720),
-    fallback: 24,
-  }),
-  s({
-    key: 'webhookLeaseMs',
-    env: 'WEBHOOK_LEASE_MS',
-    shown: '60000',
     description:
-      'how long a delivery in flight is held; one cut short by a crash is retried after it (more than WEBHOOK_TIMEOUT_MS)',
-    parse: int(1, 86_400_000),
-    fallback: 60_000,
+      'a file of given blocks (`{"blocks": [hex…]}`) the devnet replays instead of generating a chain',
+    details:
+      'From genesis, one more block every `DEVNET_INTERVAL_MS` (all at once with `0`), reorganisations ' +
+      'included, e.g. a real pearld’s; see [devnet](devnet.md#replaying-given-blocks)',
   }),
-  s({
-    key: 'webhookConcurrency',
+  rateLimitEnabled: setting(bool, {
+    env: 'RATE_LIMIT_ENABLED',
+    default: true,
+    description: 'count requests per bucket and answer 429 past the limit',
+  }),
+  rateLimitWindowSeconds: setting(int(1, 86_400), {
+    env: 'RATE_LIMIT_WINDOW_SECONDS',
+    default: 60,
+    description: 'length of a rate-limit window in seconds',
+  }),
+  rateLimitAnon: setting(int(1, 1_000_000_000), {
+    env: 'RATE_LIMIT_ANON',
+    default: 120,
+    description: 'requests per window of one anonymous client: an IPv4 address or an IPv6 /64',
+  }),
+  rateLimitKey: setting(int(1, 1_000_000_000), {
+    env: 'RATE_LIMIT_KEY',
+    default: 1200,
+    description: 'requests per window of an API key whose tier has no limit of its own',
+  }),
+  rateLimitTiers: setting(tierLimits, {
+    env: 'RATE_LIMIT_TIERS',
+    default: {},
+    shown: 'none',
+    description: 'requests per window by key tier, e.g. `pro:6000,partner:20000`',
+  }),
+  redisUrl: setting(url(['redis:', 'rediss:']), {
+    env: 'REDIS_URL',
+    default: null,
+    shown: 'none (per-process memory)',
+    description: 'Redis shared by every process for rate-limit buckets and live events',
+    details:
+      'Rate limits then hold across processes, and live events reach every API replica through it ' +
+      '([events](events.md)). Without it each process counts in memory, and API replicas read new events ' +
+      'from the database every second',
+  }),
+  redisCommandTimeoutMs: setting(int(50, 60_000), {
+    env: 'REDIS_COMMAND_TIMEOUT_MS',
+    default: 500,
+    description:
+      'how long a rate-limit call waits for Redis before the in-memory fallback counts instead, in milliseconds',
+  }),
+  rateLimitPrefix: setting(text, {
+    env: 'RATE_LIMIT_PREFIX',
+    default: 'explorer:rl',
+    description: 'prefix of the rate-limit keys in Redis',
+    details: 'Give each deployment sharing a Redis its own',
+  }),
+  eventsChannel: setting(text, {
+    env: 'EVENTS_CHANNEL',
+    default: 'explorer:events',
+    description: 'Redis pub/sub channel live events are shared on',
+    details: 'Give each database its own',
+  }),
+  eventsRetain: setting(int(100, 10_000_000), {
+    env: 'EVENTS_RETAIN',
+    default: 10_000,
+    description: 'events the log keeps, for clients resuming with `Last-Event-ID`',
+    details: 'See [live events](events.md)',
+  }),
+  eventsMaxStreamsAnon: setting(int(0, 100_000), {
+    env: 'EVENTS_MAX_STREAMS_ANON',
+    default: 5,
+    description: 'open event streams and sockets per anonymous client address, per process',
+  }),
+  eventsMaxStreamsKey: setting(int(0, 1_000_000), {
+    env: 'EVENTS_MAX_STREAMS_KEY',
+    default: 100,
+    description: 'open event streams and sockets per API key, per process',
+  }),
+  eventsMaxQueueKb: setting(int(16, 1_048_576), {
+    env: 'EVENTS_MAX_QUEUE_KB',
+    default: 1024,
+    description: 'KiB of events queued for one subscriber before it is dropped as a slow consumer',
+  }),
+  apiKeyCacheSeconds: setting(int(0, 3600), {
+    env: 'API_KEY_CACHE_SECONDS',
+    default: 30,
+    description: 'how long a verified API key is trusted before it is looked up again, in seconds',
+    details: 'A revoke takes effect within this time',
+  }),
+  maxUrlLength: setting(int(256, 65_536), {
+    env: 'MAX_URL_LENGTH',
+    default: 2048,
+    description: 'longest request path and query in bytes; longer gets 414',
+  }),
+  maxHeaderSize: setting(int(1024, 1_048_576), {
+    env: 'MAX_HEADER_SIZE',
+    default: 16_384,
+    description: 'largest request line and headers in bytes; larger gets 431',
+  }),
+  webhookTimeoutMs: setting(int(100, 300_000), {
+    env: 'WEBHOOK_TIMEOUT_MS',
+    default: 10_000,
+    description: 'how long a webhook receiver has to answer a delivery with a 2xx, in milliseconds',
+    details: 'See [webhooks](webhooks.md)',
+  }),
+  webhookRetryBaseMs: setting(int(1, 86_400_000), {
+    env: 'WEBHOOK_RETRY_BASE_MS',
+    default: 5000,
+    description:
+      'wait before a failed delivery’s first retry, in milliseconds; each further retry waits twice as long',
+  }),
+  webhookRetryMaxMs: setting(int(1, 86_400_000), {
+    env: 'WEBHOOK_RETRY_MAX_MS',
+    default: 3_600_000,
+    description: 'longest wait between two attempts of a delivery, in milliseconds',
+  }),
+  webhookMaxAgeHours: setting(int(1, 720), {
+    env: 'WEBHOOK_MAX_AGE_HOURS',
+    default: 24,
+    description: 'age in hours after which a delivery that still fails is marked failed',
+  }),
+  webhookLeaseMs: setting(int(1, 86_400_000), {
+    env: 'WEBHOOK_LEASE_MS',
+    default: 60_000,
+    description:
+      'how long a delivery in flight is held, in milliseconds; one cut short by a crash is attempted again ' +
+      'after it. More than `WEBHOOK_TIMEOUT_MS`',
+  }),
+  webhookConcurrency: setting(int(1, 256), {
     env: 'WEBHOOK_CONCURRENCY',
-    shown: '8',
+    default: 8,
     description: 'webhook deliveries in flight at once',
-    parse: int(1, 256),
-    fallback: 8,
   }),
-];
+  index: setting(bool, {
+    flag: '--no-index',
+    default: true,
+    shown: 'indexer on',
+    description:
+      '`start` only: serve without running the indexer; another process runs `explorer-server index`',
+  }),
+  market: marketSettings,
+});
+
+/**
+ * NODE_RPC_URL with the network's default JSON-RPC port when it names none (pearld: 44107 mainnet, 44109
+ * testnet, 44111 testnet2, 18334 regtest…); without CHAIN to say whose default, a port is required.
+ */
+function withDefaultPort(
+  raw: string,
+  chain: 'pearl' | 'bitcoin' | null,
+  network: string | null,
+): { url: string } | { problem: string } {
+  const u = new URL(raw);
+  // URL drops a port equal to the scheme's default (https://host:443): look at what was written.
+  const authority = raw.split('//')[1]?.split('/')[0]?.split('@').pop() ?? '';
+  if (u.port !== '' || /:\d+$/.test(authority)) return { url: raw };
+  if (!chain) return { problem: 'names no port: add one, or set CHAIN (and CHAIN_NETWORK) for its default' };
+  const port = defaultRpcPort(chain, network);
+  if (port === undefined)
+    return { problem: `names no port and ${chain} has no default for network ${quote(network ?? '')}` };
+  u.port = String(port);
+  return { url: u.toString() };
+}
+
+/** The whole configuration: every setting, then the checks that involve more than one. */
+export const serverConfigSchema = settings.transform((c, ctx) => {
+  const problem = (key: keyof typeof c, message: string) => {
+    ctx.issues.push({ code: 'custom', path: [key], message, input: c });
+    return z.NEVER;
+  };
+  if (c.databaseReadUrl && !c.databaseUrl)
+    return problem('databaseReadUrl', 'needs DATABASE_URL (the embedded database has no replicas)');
+  // A lease shorter than the timeout would let a second attempt start while the first still waits.
+  if (c.webhookLeaseMs <= c.webhookTimeoutMs)
+    return problem(
+      'webhookLeaseMs',
+      `must be more than WEBHOOK_TIMEOUT_MS (${c.webhookTimeoutMs}; got ${c.webhookLeaseMs})`,
+    );
+  if (c.nodeRpcUrl) {
+    const node = withDefaultPort(c.nodeRpcUrl, c.chain, c.chainNetwork);
+    if ('problem' in node) return problem('nodeRpcUrl', node.problem);
+    return { ...c, nodeRpcUrl: node.url };
+  }
+  return c;
+});
+
+/** Everything the server and the indexer are configured with (the output of `serverConfigSchema`). */
+export type ServerConfig = z.output<typeof serverConfigSchema>;
+
+function describe(shape: z.ZodRawShape, prefix = ''): Setting[] {
+  return Object.entries(shape).flatMap(([name, schema]) => {
+    const key = `${prefix}${name}`;
+    const group = schema instanceof z.ZodPipe ? schema.in : schema;
+    if (group instanceof z.ZodObject) return describe(group.shape, `${key}.`);
+    const meta = declared.get(schema);
+    if (!meta) throw new Error(`config: ${key} is not declared with setting()`);
+    return [{ key, ...meta }];
+  });
+}
+
+/** Every setting, in the order --help and the documentation list them. */
+export const SETTINGS: readonly Setting[] = describe(settings.shape);
 
 /** Values given on the command line; they win over the environment. */
 export interface ConfigFlags {
@@ -633,6 +551,9 @@ export interface ConfigFlags {
   index?: boolean;
 }
 
+/** The flag as messages name it: `--port`. */
+export const flagName = (s: Setting): string => s.flag?.split(' ')[0] ?? '';
+
 /**
  * Reads the configuration from the environment and flags; throws ConfigError with a one-line message.
  * @example const config = loadConfig(process.env, { port: '8080' })
@@ -641,60 +562,28 @@ export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   flags: ConfigFlags = {},
 ): ServerConfig {
-  const out: Record<string, unknown> = { index: flags.index ?? true };
-  for (const setting of SETTINGS) {
-    const flagValue = (flags as Record<string, unknown>)[setting.key];
-    const name = flagValue !== undefined && setting.flag ? setting.flag.split(' ')[0]! : setting.env;
+  const input: Record<string, unknown> = {};
+  /** What set each setting, as the message names it: the flag, else the variable. */
+  const source = new Map<string, string>();
+  for (const s of SETTINGS) {
+    const flagValue = s.flag ? (flags as Record<string, unknown>)[s.key] : undefined;
     // An empty variable counts as unset: container tooling often exports VAR= for "no value".
-    const raw =
-      flagValue !== undefined ? String(flagValue) : env[setting.env] === '' ? undefined : env[setting.env];
-    out[setting.key] = raw === undefined ? setting.fallback : setting.parse(raw, name);
+    const envValue = s.env && env[s.env] !== '' ? env[s.env] : undefined;
+    const raw = flagValue !== undefined ? String(flagValue) : envValue;
+    source.set(s.key, flagValue !== undefined || !s.env ? flagName(s) : s.env);
+    const path = s.key.split('.');
+    let at = input;
+    for (const part of path.slice(0, -1)) {
+      at[part] ??= {};
+      at = at[part] as Record<string, unknown>;
+    }
+    if (raw !== undefined) at[path.at(-1)!] = raw;
   }
-  const config = out as unknown as ServerConfig;
-  try {
-    config.market = marketConfigFromEnv(env);
-  } catch (err) {
-    if (!(err instanceof MarketConfigError)) throw err;
-    const [variable = 'MARKET_*', ...problem] = err.message.split(' ');
-    throw new ConfigError(variable, problem.join(' '));
-  }
-  if (config.databaseReadUrl && !config.databaseUrl) {
-    throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL (the embedded database has no replicas)');
-  }
-  // A lease shorter than the timeout would let a second attempt start while the first still waits.
-  if (config.webhookLeaseMs <= config.webhookTimeoutMs) {
-    throw new ConfigError(
-      'WEBHOOK_LEASE_MS',
-      `must be more than WEBHOOK_TIMEOUT_MS (${config.webhookTimeoutMs}; got ${config.webhookLeaseMs})`,
-    );
-  }
-  if (config.nodeRpcUrl) config.nodeRpcUrl = withDefaultPort(config);
-  return config;
-}
-
-/**
- * NODE_RPC_URL with the network's default JSON-RPC port when it names none (pearld: 44107 mainnet, 44109
- * testnet, 44111 testnet2, 18334 regtest…); without CHAIN to say whose default, a port is required.
- */
-function withDefaultPort(config: ServerConfig): string {
-  const raw = config.nodeRpcUrl as string;
-  const u = new URL(raw);
-  // URL drops a port equal to the scheme's default (https://host:443): look at what was written.
-  const authority = raw.split('//')[1]?.split('/')[0]?.split('@').pop() ?? '';
-  if (u.port !== '' || /:\d+$/.test(authority)) return raw;
-  if (!config.chain)
-    throw new ConfigError(
-      'NODE_RPC_URL',
-      'names no port: add one, or set CHAIN (and CHAIN_NETWORK) for its default',
-    );
-  const port = defaultRpcPort(config.chain, config.chainNetwork);
-  if (port === undefined)
-    throw new ConfigError(
-      'NODE_RPC_URL',
-      `names no port and ${config.chain} has no default for network ${quote(config.chainNetwork ?? '')}`,
-    );
-  u.port = String(port);
-  return u.toString();
+  const parsed = serverConfigSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const key = issue.path.join('.');
+  throw new ConfigError(source.get(key) ?? key, issue.message);
 }
 
 /** The base URL the API announces: PUBLIC_BASE_URL, else http://HOST:PORT with the port actually bound. */

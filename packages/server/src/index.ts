@@ -13,6 +13,7 @@ export {
   type ServerConfig,
   type Setting,
 } from './config.js';
+export { unknownVariables } from './config-unknown.js';
 export { createLogger, LOG_LEVELS, type LoggerOptions, type LogLevel, type LogStream } from './logger.js';
 export { acceptsGzip, type CompressionOptions, compression } from './middleware/compression.js';
 export { type RateLimitHeadersOptions, rateLimitHeaders } from './middleware/rate-limit-headers.js';

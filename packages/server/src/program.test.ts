@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MARKET_SETTINGS } from '@explorer/indexer';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from './commands/context.js';
 import { SETTINGS } from './config.js';
@@ -49,7 +48,7 @@ describe('explorer-server', () => {
     for (const flag of ['--port', '--host', '--data-dir', '--log-level', '--trust-proxy', '--no-index']) {
       expect(help).toContain(flag);
     }
-    for (const s of [...SETTINGS, ...MARKET_SETTINGS]) expect(help).toContain(s.env);
+    for (const s of SETTINGS) expect(help).toContain(s.env ?? s.flag);
   });
 
   it('rejects bad configuration with one line on stderr and exit code 2', async () => {
@@ -62,6 +61,30 @@ describe('explorer-server', () => {
       'config: LOG_LEVEL must be one of debug, info, warn, error, silent (got "loud")',
     ]);
     expect(fromEnv.exits).toEqual([2]);
+  });
+
+  it('warns about a variable that looks like a setting but is none, and carries on', async () => {
+    const env = { EXPLORER_DATADIR: dataDir, PROT: '8080', PATH: '/usr/bin' };
+    const { err, exits, out } = await run(
+      ['check', '--port', '0', '--data-dir', join(dataDir, 'check')],
+      env,
+    );
+    expect(err).toEqual([
+      'config: warning: EXPLORER_DATADIR is not a setting, ignored; did you mean EXPLORER_DATA_DIR?',
+      'config: warning: PROT is not a setting, ignored; did you mean PORT?',
+    ]);
+    expect(out).toEqual([expect.stringMatching(/^ok: 127\.0\.0\.1:0 is free/)]);
+    expect(exits).toEqual([0]);
+    // Before the one line of a configuration error, too: the misspelt name is often its cause.
+    const failing = await run(['check'], {
+      DATABASE_READ_URL: 'postgres://replica/x',
+      DATABSE_URL: 'postgres://db/x',
+    });
+    expect(failing.err).toEqual([
+      'config: warning: DATABSE_URL is not a setting, ignored; did you mean DATABASE_URL?',
+      'config: DATABASE_READ_URL needs DATABASE_URL (the embedded database has no replicas)',
+    ]);
+    expect(failing.exits).toEqual([2]);
   });
 
   it('migrate applies the migrations once and says so', async () => {

@@ -1,4 +1,3 @@
-import { MARKET_SETTINGS } from '@explorer/indexer';
 import { Command } from 'commander';
 import { registerCheck } from './commands/check.js';
 import { type CommandContext, processContext } from './commands/context.js';
@@ -7,22 +6,8 @@ import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerStart } from './commands/start.js';
 import { registerWebhooks } from './commands/webhooks.js';
-import { SETTINGS } from './config.js';
+import { environmentHelp } from './config-docs.js';
 import { SERVER_VERSION } from './version.js';
-
-/** The environment table shown under --help. */
-export function environmentHelp(): string {
-  const all: readonly { env: string; shown: string; description: string; flag?: string }[] = [
-    ...SETTINGS,
-    ...MARKET_SETTINGS,
-  ];
-  const width = Math.max(...all.map((s) => s.env.length));
-  const lines = all.map(
-    (s) =>
-      `  ${s.env.padEnd(width)}  ${s.description} (default ${s.shown})${s.flag ? `; flag ${s.flag.split(' ')[0]}` : ''}`,
-  );
-  return `\nEnvironment (flags win over variables):\n${lines.join('\n')}\n`;
-}
 
 /**
  * Builds the `explorer-server` command line.

@@ -1,10 +1,4 @@
-export {
-  createMarketProvider,
-  MARKET_SETTINGS,
-  type MarketConfig,
-  MarketConfigError,
-  marketConfigFromEnv,
-} from './config.js';
+export { createMarketProvider, type MarketConfig } from './config.js';
 export { createDemoProvider, type DemoProviderOptions } from './demo-provider.js';
 export { MarketProviderError, type MarketProviderErrorKind, parseRetryAfter } from './errors.js';
 export {

@@ -1,6 +1,7 @@
 import { DirectoryLockedError } from '@explorer/db';
 import type { ConfigFlags } from '../config.js';
 import { ConfigError, loadConfig, type ServerConfig } from '../config.js';
+import { unknownVariables } from '../config-unknown.js';
 import { dataDirProblem } from '../runtime.js';
 
 /** What commands touch outside themselves; bin.ts passes the real process, tests pass fakes. */
@@ -27,8 +28,12 @@ export function processContext(): CommandContext {
   };
 }
 
-/** Loads the configuration, or reports the one-line problem and exits with 2. */
+/**
+ * Loads the configuration, or reports the one-line problem and exits with 2. Variables that look meant for
+ * the server but are no setting are reported first, one warning line each.
+ */
 export function configOrExit(ctx: CommandContext, flags: ConfigFlags): ServerConfig | null {
+  for (const line of unknownVariables(ctx.env)) ctx.stderr(line);
   try {
     return loadConfig(ctx.env, flags);
   } catch (err) {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { settingOption } from '../config-docs.js';
 import { createRuntime } from '../runtime.js';
 import { type CommandContext, configOrExit, failed } from './context.js';
 import { exitOnSignal } from './shutdown.js';
@@ -11,11 +12,8 @@ export function registerIndex(program: Command, ctx: CommandContext): void {
   program
     .command('index')
     .description('run only the indexer (no HTTP server)')
-    .option(
-      '--data-dir <dir>',
-      'embedded database and devnet files (env EXPLORER_DATA_DIR, default ./.explorer)',
-    )
-    .option('--log-level <level>', 'debug|info|warn|error|silent (env LOG_LEVEL, default info)')
+    .option(...settingOption('dataDir'))
+    .option(...settingOption('logLevel'))
     .action(async (flags: { dataDir?: string; logLevel?: string }) => {
       const config = configOrExit(ctx, { ...flags, index: true });
       if (!config) return;

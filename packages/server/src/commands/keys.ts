@@ -1,6 +1,7 @@
 import { generateApiKey, isApiKeyId, TIER_NAME } from '@explorer/core';
 import { type ApiKeyListing, insertApiKey, listApiKeys, revokeApiKey } from '@explorer/db';
 import type { Command } from 'commander';
+import { settingOption } from '../config-docs.js';
 import type { CommandContext } from './context.js';
 import { type DbFlags, shortTime, table, withDatabase } from './database.js';
 
@@ -24,7 +25,7 @@ function keyTable(rows: ApiKeyListing[]): string[] {
  */
 export function registerKeys(program: Command, ctx: CommandContext): void {
   const keys = program.command('keys').description('manage API keys (create, list, revoke)');
-  const dataDir = ['--data-dir <dir>', 'embedded database directory (env EXPLORER_DATA_DIR)'] as const;
+  const dataDir = settingOption('dataDir');
 
   keys
     .command('create')

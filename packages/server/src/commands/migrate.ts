@@ -1,5 +1,6 @@
 import { migrate, openDatabase } from '@explorer/db';
 import type { Command } from 'commander';
+import { settingOption } from '../config-docs.js';
 import { type CommandContext, configOrExit, failed } from './context.js';
 
 /**
@@ -10,7 +11,7 @@ export function registerMigrate(program: Command, ctx: CommandContext): void {
   program
     .command('migrate')
     .description('apply pending database migrations and exit')
-    .option('--data-dir <dir>', 'embedded database directory (env EXPLORER_DATA_DIR, default ./.explorer)')
+    .option(...settingOption('dataDir'))
     .action(async (flags: { dataDir?: string }) => {
       const config = configOrExit(ctx, flags);
       if (!config) return;

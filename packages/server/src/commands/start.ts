@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { settingOption } from '../config-docs.js';
 import { createRuntime } from '../runtime.js';
 import { type CommandContext, configOrExit, failed } from './context.js';
 import { exitOnSignal } from './shutdown.js';
@@ -19,15 +20,12 @@ export interface StartFlags {
  */
 export function withStartOptions(command: Command): Command {
   return command
-    .option('--port <n>', 'HTTP port, 0 for a free one (env PORT, default 3000)')
-    .option('--host <address>', 'address to listen on (env HOST, default 127.0.0.1)')
-    .option(
-      '--data-dir <dir>',
-      'embedded database and devnet files (env EXPLORER_DATA_DIR, default ./.explorer)',
-    )
-    .option('--log-level <level>', 'debug|info|warn|error|silent (env LOG_LEVEL, default info)')
-    .option('--trust-proxy', 'take the client address from X-Forwarded-For (env TRUST_PROXY, default false)')
-    .option('--no-index', 'serve only; another process runs `explorer-server index`');
+    .option(...settingOption('port'))
+    .option(...settingOption('host'))
+    .option(...settingOption('dataDir'))
+    .option(...settingOption('logLevel'))
+    .option(...settingOption('trustProxy'))
+    .option(...settingOption('index'));
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type WebhookListing,
 } from '@explorer/db';
 import type { Command } from 'commander';
+import { settingOption } from '../config-docs.js';
 import type { CommandContext } from './context.js';
 import { type DbFlags, shortTime, table, withDatabase } from './database.js';
 
@@ -59,7 +60,7 @@ export function registerWebhooks(program: Command, ctx: CommandContext): void {
   const webhooks = program
     .command('webhooks')
     .description('manage webhooks: signed POSTs of live events (add, list, remove, deliveries)');
-  const dataDir = ['--data-dir <dir>', 'embedded database directory (env EXPLORER_DATA_DIR)'] as const;
+  const dataDir = settingOption('dataDir');
   const refuse = (command: string, problem: string) => {
     ctx.stderr(`explorer-server: webhooks ${command}: ${problem}`);
     ctx.exit(2);
