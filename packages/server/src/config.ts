@@ -19,6 +19,8 @@ export interface ServerConfig {
   chainNetwork: string | null;
   /** PEM file of the certificate to trust for an https:// node (pearld's rpc.cert). */
   nodeRpcCert: string | null;
+  /** The node's cookie file, or its data dir (where the network's `.cookie` is looked up), in place of URL credentials. */
+  nodeRpcCookie: string | null;
   /** Base URL the OpenAPI document names; null → http://HOST:PORT once the port is known. */
   publicBaseUrl: string | null;
   poolsFile: string | null;
@@ -245,7 +247,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'nodeRpcUrl',
     env: 'NODE_RPC_URL',
     shown: 'built-in devnet',
-    description: 'chain node JSON-RPC URL (credentials in the URL)',
+    description: 'chain node JSON-RPC URL (credentials in the URL, or NODE_RPC_COOKIE)',
     parse: httpUrl,
     fallback: null,
   }),
@@ -270,6 +272,15 @@ export const SETTINGS: readonly Setting[] = [
     env: 'NODE_RPC_CERT',
     shown: 'system CAs',
     description: 'certificate (PEM) to trust for an https:// node, e.g. ~/.pearld/rpc.cert',
+    parse: nullable(text),
+    fallback: null,
+  }),
+  s({
+    key: 'nodeRpcCookie',
+    env: 'NODE_RPC_COOKIE',
+    shown: 'none',
+    description:
+      'Bitcoin Core’s or litecoind’s cookie file, or its data dir (the network’s .cookie is found in it), instead of credentials in NODE_RPC_URL; read again when the node restarts',
     parse: nullable(text),
     fallback: null,
   }),
