@@ -133,6 +133,13 @@ describe('node client with a cookie file', () => {
       `Basic ${Buffer.from(`__cookie__:${'a1'.repeat(32)}`).toString('base64')}`,
       `Basic ${Buffer.from(node.state.cookie).toString('base64')}`,
     ]);
+
+    // Calls refused together each ask again: none takes another's renewal for its own.
+    node.state.cookie = `__cookie__:${'c4'.repeat(32)}`;
+    writeFileSync(file, node.state.cookie);
+    const calls = Array.from({ length: 4 }, () => client.call('getblockcount'));
+    expect(await Promise.all(calls)).toEqual([7, 7, 7, 7]);
+    expect(node.bodies).toHaveLength(12);
   });
 
   it('refuses a cookie the node does not take without asking again, and never says the cookie', async () => {
@@ -165,10 +172,6 @@ describe('node client with a cookie file', () => {
 
     expect(() =>
       createNodeClient({ url: node.url.replace('http://', 'http://u:p@'), cookieFile: file }),
-    ).toThrow(
-      new NodeCookieError(
-        'cannot be used with credentials in NODE_RPC_URL: take user:password out of the URL, or leave the cookie out',
-      ),
-    );
+    ).toThrow(new NodeCookieError('cannot be used with credentials in the URL: give one or the other'));
   });
 });

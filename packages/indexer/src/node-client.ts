@@ -76,8 +76,8 @@ interface RpcResponse {
 interface Credentials {
   /** The Authorization header to send, or null for none. */
   header(label: string): string | null;
-  /** Reads the credentials again after a 401; true when they changed (worth another try). */
-  renew(label: string): boolean;
+  /** Reads the credentials again after a 401, and gives the header to send now. */
+  renew(label: string): string | null;
   /** What to say when the node refuses them. */
   refused(status: number): string;
 }
@@ -88,7 +88,7 @@ function fixedCredentials(userPassword: string | null): Credentials {
   const header = userPassword === null ? null : basic(userPassword);
   return {
     header: () => header,
-    renew: () => false,
+    renew: () => header,
     refused: (status) => `the node refused the credentials (HTTP ${status})`,
   };
 }
@@ -110,9 +110,8 @@ function cookieCredentials(file: string, endpoint: string): Credentials {
       return header;
     },
     renew(label) {
-      const before = header;
       header = load(label);
-      return header !== before;
+      return header;
     },
     refused: (status) =>
       `the node refused the cookie in ${file} (HTTP ${status}): is it the cookie of the node at ${endpoint}?`,
@@ -178,11 +177,16 @@ export function createNodeClient(opts: NodeClientOptions): NodeClient {
         if (authorization) headers.set('authorization', authorization);
         return send(request.url, { method: request.method, headers, body: requestBody, signal });
       };
-      let res = await sendWith(credentials.header(label));
-      // A node that restarted has a new cookie: read it, and ask once more if it changed.
-      if (res.status === 401 && credentials.renew(label)) {
-        await res.body?.cancel();
-        res = await sendWith(credentials.header(label));
+      const sent = credentials.header(label);
+      let res = await sendWith(sent);
+      if (res.status === 401) {
+        // A node that restarted has a new cookie: read it, and ask once more if it is not the one just refused
+        // (calls refused together each compare with their own, so every one of them asks again).
+        const fresh = credentials.renew(label);
+        if (fresh !== sent) {
+          await res.body?.cancel();
+          res = await sendWith(fresh);
+        }
       }
       if (res.status === 401 || res.status === 403) {
         throw new CredentialsRefusedError(`${label}: ${credentials.refused(res.status)}`);
