@@ -6,6 +6,14 @@ export {
   hasValidChecksum,
   type SegwitAddress,
 } from './address.js';
+export {
+  CORE_NETWORKS,
+  type CoreCoin,
+  type CoreNetwork,
+  coreChainName,
+  coreNetworkByGenesis,
+  coreNetworksByChain,
+} from './bitcoin/params.js';
 export { ByteReader, DecodeError } from './bytes/reader.js';
 export { ByteWriter, varintSize } from './bytes/writer.js';
 export {

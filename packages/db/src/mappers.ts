@@ -62,9 +62,12 @@ export function chainIdentity(chain: Record<string, unknown> | null): ChainIdent
   return {
     profile: c.profile as string,
     network: c.network ?? null,
+    // Recorded since networks are named (addresses too): absent until the indexer records the chain again.
+    ...(c.name !== undefined ? { name: c.name } : {}),
     genesisHash: c.genesisHash ?? '',
     knownGenesis: c.knownGenesis === true,
     units: c.units ?? { symbol: null, baseUnit: 'base unit', decimals: 8 },
+    ...(c.addresses !== undefined ? { addresses: c.addresses } : {}),
     emissionFormula: c.emissionFormula ?? null,
     maxSupply: c.maxSupply ?? null,
     certificateForks: c.certificateForks ?? null,

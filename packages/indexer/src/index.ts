@@ -40,6 +40,7 @@ export {
   NodeUnavailableError,
   type RpcCall,
 } from './node-client.js';
+export { type CookieLocation, findCookieFile, NodeCookieError, readCookie } from './node-cookie.js';
 export {
   coinbaseTag,
   createDefinitions,

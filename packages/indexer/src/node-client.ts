@@ -1,5 +1,6 @@
 import ky, { type Input } from 'ky';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { NodeCookieError, readCookie } from './node-cookie.js';
 
 /** A JSON-RPC error the node answered with (the node is up; the request was refused). */
 export class NodeRpcError extends Error {
@@ -28,6 +29,12 @@ class CredentialsRefusedError extends NodeUnavailableError {}
 export interface NodeClientOptions {
   /** http(s)://user:password@host:port/ — credentials are taken out of the URL and sent as basic auth. */
   url: string;
+  /**
+   * The node's cookie file (`__cookie__:<hex>`, Bitcoin Core's and litecoind's default authentication), in place
+   * of credentials in the URL. It is read at the first call and again each time the node answers 401: the node
+   * writes a new cookie whenever it starts, and the call is sent once more with it.
+   */
+  cookieFile?: string;
   /** Milliseconds one HTTP call may take (default 30 s). */
   timeoutMs?: number;
   /** Attempts for a call that failed for lack of the node (default 4); RPC errors are never retried. */
@@ -65,19 +72,69 @@ interface RpcResponse {
   id?: unknown;
 }
 
+/** Where a client's basic-auth credentials come from. */
+interface Credentials {
+  /** The Authorization header to send, or null for none. */
+  header(label: string): string | null;
+  /** Reads the credentials again after a 401, and gives the header to send now. */
+  renew(label: string): string | null;
+  /** What to say when the node refuses them. */
+  refused(status: number): string;
+}
+
+const basic = (userPassword: string) => `Basic ${Buffer.from(userPassword).toString('base64')}`;
+
+function fixedCredentials(userPassword: string | null): Credentials {
+  const header = userPassword === null ? null : basic(userPassword);
+  return {
+    header: () => header,
+    renew: () => header,
+    refused: (status) => `the node refused the credentials (HTTP ${status})`,
+  };
+}
+
+function cookieCredentials(file: string, endpoint: string): Credentials {
+  let header: string | null = null;
+  // A cookie missing or unreadable now is a node that is stopping or starting: the call may pass later.
+  const load = (label: string) => {
+    try {
+      return basic(readCookie(file));
+    } catch (err) {
+      if (err instanceof NodeCookieError) throw new NodeUnavailableError(`${label}: ${err.message}`);
+      throw err;
+    }
+  };
+  return {
+    header(label) {
+      header ??= load(label);
+      return header;
+    },
+    renew(label) {
+      header = load(label);
+      return header;
+    },
+    refused: (status) =>
+      `the node refused the cookie in ${file} (HTTP ${status}): is it the cookie of the node at ${endpoint}?`,
+  };
+}
+
 /**
  * Creates a JSON-RPC client for a Bitcoin-Core-style node.
  * @example const node = createNodeClient({ url: 'http://user:pass@127.0.0.1:18443/' })
  */
 export function createNodeClient(opts: NodeClientOptions): NodeClient {
   const parsed = new URL(opts.url);
-  const auth =
-    parsed.username || parsed.password
-      ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
-      : undefined;
+  const user = decodeURIComponent(parsed.username);
+  const password = decodeURIComponent(parsed.password);
+  if ((user || password) && opts.cookieFile) {
+    throw new NodeCookieError('cannot be used with credentials in the URL: give one or the other');
+  }
   parsed.username = '';
   parsed.password = '';
   const endpoint = parsed.toString();
+  const credentials = opts.cookieFile
+    ? cookieCredentials(opts.cookieFile, endpoint)
+    : fixedCredentials(user || password ? `${user}:${password}` : null);
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const backoffMs = opts.backoffMs ?? 250;
   // undici (the client behind Node's fetch) with our own agent, so a node's self-signed certificate can be trusted.
@@ -90,7 +147,6 @@ export function createNodeClient(opts: NodeClientOptions): NodeClient {
         dispatcher,
       }) as unknown as Promise<Response>);
   const http = ky.create({
-    headers: auth ? { authorization: auth } : {},
     // Each attempt keeps its own deadline (see `post`).
     timeout: false,
     // The body decides whether the node answered, not the status (see `post`).
@@ -114,14 +170,26 @@ export function createNodeClient(opts: NodeClientOptions): NodeClient {
     // answered: a JSON-RPC error is HTTP 500 with JSON (final), a busy node's or a proxy's page is not JSON.
     const attempt = async (input: Input): Promise<Response> => {
       const request = input as Request; // ky hands its fetch the Request it built
-      const res = await send(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: await request.text(),
-        signal: AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]),
-      });
+      const requestBody = await request.text();
+      const signal = AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+      const sendWith = (authorization: string | null) => {
+        const headers = new Headers(request.headers);
+        if (authorization) headers.set('authorization', authorization);
+        return send(request.url, { method: request.method, headers, body: requestBody, signal });
+      };
+      const sent = credentials.header(label);
+      let res = await sendWith(sent);
+      if (res.status === 401) {
+        // A node that restarted has a new cookie: read it, and ask once more if it is not the one just refused
+        // (calls refused together each compare with their own, so every one of them asks again).
+        const fresh = credentials.renew(label);
+        if (fresh !== sent) {
+          await res.body?.cancel();
+          res = await sendWith(fresh);
+        }
+      }
       if (res.status === 401 || res.status === 403) {
-        throw new CredentialsRefusedError(`${label}: the node refused the credentials (HTTP ${res.status})`);
+        throw new CredentialsRefusedError(`${label}: ${credentials.refused(res.status)}`);
       }
       const text = await res.text();
       try {

@@ -189,7 +189,8 @@ const settings = z.object({
     env: 'NODE_RPC_URL',
     default: null,
     shown: 'built-in devnet',
-    description: 'JSON-RPC URL of the chain node (pearld, or Bitcoin Core or a fork); credentials in the URL',
+    description:
+      'JSON-RPC URL of the chain node (pearld, or Bitcoin Core or a fork); credentials in the URL, or from `NODE_RPC_COOKIE`',
     details:
       'Written `https://user:password@host:port/`. Without a port, the network’s default when `CHAIN` is set ' +
       '(pearld mainnet 44107; see [chains](chains.md))',
@@ -206,14 +207,24 @@ const settings = z.object({
     default: null,
     shown: 'detected',
     description:
-      'the node’s network: `mainnet`, `testnet`, `testnet2`, `regtest`, `simnet` or `signet` (Pearl)',
-    details: 'It must agree with a known genesis block',
+      'the node’s network: `mainnet`, `testnet`, `testnet2`, `regtest`, `simnet` or `signet` (Pearl); `main`, `test`, `testnet4`, `signet` or `regtest` (Bitcoin Core’s names)',
+    details:
+      '`mainnet` and `testnet` are read as `main` and `test` on the bitcoin profile. It must agree with a known genesis block',
   }),
   nodeRpcCert: setting(text, {
     env: 'NODE_RPC_CERT',
     default: null,
     shown: 'system CAs',
     description: 'PEM file of the certificate to trust for an `https://` node, e.g. `~/.pearld/rpc.cert`',
+  }),
+  nodeRpcCookie: setting(text, {
+    env: 'NODE_RPC_COOKIE',
+    default: null,
+    shown: 'none',
+    description:
+      'Bitcoin Core’s or litecoind’s cookie file (`__cookie__:<hex>`), or the node’s data dir, where the network’s `.cookie` is found; instead of credentials in `NODE_RPC_URL`',
+    details:
+      '`CHAIN_NETWORK` picks the data dir’s folder; unset, the data dir must hold exactly one cookie. Read at the start, and again whenever the node answers 401, since the node writes a new cookie at every start. Refused beside credentials in `NODE_RPC_URL`, and without `NODE_RPC_URL`; see [chains](chains.md#pointing-the-explorer-at-bitcoin-core-or-litecoind)',
   }),
   publicBaseUrl: setting(httpUrl, {
     env: 'PUBLIC_BASE_URL',

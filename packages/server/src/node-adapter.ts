@@ -9,7 +9,7 @@ export interface NodeAdapter extends ChainNode {
 
 /** Options of createNodeAdapter. */
 export interface NodeAdapterOptions {
-  /** The node's JSON-RPC URL (credentials in the URL). */
+  /** The node's JSON-RPC URL (credentials in the URL, or `cookieFile`). */
   url: string;
   /** Bound on each request-path call and probe, in milliseconds (default 2,000). */
   timeoutMs?: number;
@@ -17,6 +17,8 @@ export interface NodeAdapterOptions {
   refreshMs?: number;
   /** Certificate (PEM) to trust for an https:// node. */
   tlsCa?: Buffer | string;
+  /** The node's cookie file, in place of credentials in the URL (read again when the node restarts). */
+  cookieFile?: string;
   /** A client to use instead of one built from url (tests). */
   client?: NodeClient;
 }
@@ -30,7 +32,14 @@ export function createNodeAdapter(opts: NodeAdapterOptions): NodeAdapter {
   const refreshMs = opts.refreshMs ?? 2_000;
   // One attempt: a request waiting on retries of a dead node is worse than a prompt 503.
   const client =
-    opts.client ?? createNodeClient({ url: opts.url, timeoutMs, attempts: 1, tlsCa: opts.tlsCa });
+    opts.client ??
+    createNodeClient({
+      url: opts.url,
+      timeoutMs,
+      attempts: 1,
+      tlsCa: opts.tlsCa,
+      cookieFile: opts.cookieFile,
+    });
   let height: number | null = null;
   let refreshing = false;
   let closed = false;

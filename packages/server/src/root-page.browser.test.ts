@@ -64,12 +64,12 @@ describe.skipIf(!hasChromium)('the front door in Chromium, on a running explorer
     const response = await page.goto(`${url}/`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-type']).toMatch(/^text\/html/);
-    expect(await page.title()).toBe('Explorer API · PRL regtest');
+    expect(await page.title()).toBe('Explorer API · Pearl regtest');
     expect(await page.textContent('#version')).toBe(`explorer ${SERVER_VERSION}`);
     expect(await page.textContent('#indexed-tip')).toBe(String(BLOCKS));
     expect(await page.textContent('#node-height')).toBe(String(BLOCKS));
     expect(await page.textContent('#sync-state')).toBe('synced (0 blocks behind)');
-    expect(await page.textContent('#chain')).toMatch(/^pearl \w+ \(PRL\)$/);
+    expect(await page.textContent('#chain')).toBe('Pearl regtest (PRL) · rprl');
     const heights = await page.$$eval('#latest-blocks tbody tr td:first-child', (tds) =>
       tds.map((td) => Number(td.textContent)),
     );

@@ -17,15 +17,17 @@ const block = (height: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const statusBody = (over: { healthy?: boolean; degraded?: string[]; network?: string } = {}) => ({
+const statusBody = (over: { healthy?: boolean; degraded?: string[]; name?: string } = {}) => ({
   ok: true,
   status: {
     healthy: over.healthy ?? true,
     degraded: over.degraded ?? [],
     chain: {
       profile: 'pearl',
-      network: over.network ?? 'regtest',
+      network: 'regtest',
+      name: over.name ?? 'Pearl regtest',
       units: { symbol: 'PRL', baseUnit: 'grain', decimals: 8 },
+      addresses: { bech32Hrp: 'rprl', mwebHrp: null, base58: null },
     },
     node: { ok: true, latencyMs: 1, error: null, height: 121 },
     indexer: { state: 'syncing', tipHeight: 120, nodeHeight: 121, lagBlocks: 1 },
@@ -136,11 +138,11 @@ describe('the / page', () => {
     });
     const res = await appOver(api).request('/', { headers: { accept: BROWSER, 'x-request-id': 'page-1' } });
     const page = await res.text();
-    expect(page).toContain('<title>Explorer API · PRL regtest</title>');
+    expect(page).toContain('<title>Explorer API · Pearl regtest</title>');
     expect(page).toContain('Pearl (PRL)');
     expect(page).toContain('Bitcoin Core');
     expect(page).toContain('<small id="version">explorer 9.8.7</small>');
-    expect(page).toContain('<dd id="chain">pearl regtest (PRL)</dd>');
+    expect(page).toContain('<dd id="chain">Pearl regtest (PRL) · rprl</dd>');
     expect(page).toContain('<dd id="indexed-tip">120</dd>');
     expect(page).toContain('<dd id="node-height">121</dd>');
     expect(page).toContain('<dd id="sync-state">syncing (1 block behind)</dd>');
@@ -166,12 +168,33 @@ describe('the / page', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe('120');
   });
 
-  it('names a chain whose unit symbol the node does not say (a Core fork) without a placeholder', async () => {
+  it('names Litecoin’s networks with their unit and address prefixes', async () => {
     const body = statusBody();
     body.status.chain = {
       profile: 'bitcoin',
       network: 'regtest',
+      name: 'Litecoin regtest',
+      units: { symbol: 'tLTC', baseUnit: 'litoshi', decimals: 8 },
+      addresses: {
+        bech32Hrp: 'rltc',
+        mwebHrp: 'tmweb',
+        base58: { pubkeyHash: 111, scriptHash: 58, legacyScriptHash: 196 },
+      },
+    } as never;
+    const { api } = fakeApi({ status: body });
+    const page = await (await appOver(api).request('/', { headers: { accept: BROWSER } })).text();
+    expect(page).toContain('<dd id="chain">Litecoin regtest (tLTC) · rltc, tmweb</dd>');
+    expect(page).toContain('<title>Explorer API · Litecoin regtest</title>');
+  });
+
+  it('names a chain of no known network (a Core fork of its own genesis) without a placeholder', async () => {
+    const body = statusBody();
+    body.status.chain = {
+      profile: 'bitcoin',
+      network: 'regtest',
+      name: null,
       units: { symbol: null, baseUnit: 'satoshi', decimals: 8 },
+      addresses: null,
     } as never;
     const { api } = fakeApi({ status: body });
     const page = await (await appOver(api).request('/', { headers: { accept: BROWSER } })).text();
@@ -183,7 +206,7 @@ describe('the / page', () => {
   it('escapes every value it shows', async () => {
     const evil = '<script>alert("x")</script>';
     const { api } = fakeApi({
-      status: statusBody({ network: `regtest"><img src=x onerror=alert(1)>` }),
+      status: statusBody({ name: `regtest"><img src=x onerror=alert(1)>` }),
       blocks: [
         block(5, { miner: { address: 'a', label: evil } }),
         block(4, {

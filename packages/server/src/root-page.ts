@@ -199,7 +199,7 @@ export function renderRootPage(view: RootView): string {
   // The chain this server indexes, once the indexer has asked its node.
   const chain = view.status.ok ? view.status.value.status.chain : null;
   const title = chain
-    ? `Explorer API · ${[chain.units.symbol ?? chain.profile, chain.network].filter(Boolean).join(' ')}`
+    ? `Explorer API · ${chain.name ?? [chain.units.symbol ?? chain.profile, chain.network].filter(Boolean).join(' ')}`
     : 'Explorer API';
   const page = html`<!doctype html>
 <html lang="en">
@@ -273,14 +273,16 @@ export function rootHandler(opts: RootPageOptions): (c: Context) => Promise<Resp
 }
 
 /**
- * The chain as the front page names it: profile, network and unit symbol, leaving out what the node did not
- * say (a Core fork's symbol is not known from its answers), e.g. `pearl mainnet (PRL)` or `bitcoin regtest`.
+ * The chain as the front page names it: the network's name, its unit symbol and the human-readable parts of its
+ * addresses, e.g. `Litecoin regtest (tLTC) · rltc, tmweb` or `Pearl mainnet (PRL) · prl`. A chain recorded without
+ * a name (a Core fork whose genesis block is not a known one, or an older indexer's record) is named by profile
+ * and network, and what is not known is left out: `bitcoin regtest`.
  */
-function chainLabel(chain: {
-  profile: string;
-  network: string | null;
-  units: { symbol: string | null };
-}): string {
-  const name = [chain.profile, chain.network].filter(Boolean).join(' ');
-  return chain.units.symbol ? `${name} (${chain.units.symbol})` : name;
+function chainLabel(chain: StatusBody['status']['chain'] & object): string {
+  const name = chain.name ?? [chain.profile, chain.network].filter(Boolean).join(' ');
+  const unit = chain.units.symbol ? `${name} (${chain.units.symbol})` : name;
+  const prefixes = chain.addresses
+    ? [chain.addresses.bech32Hrp, chain.addresses.mwebHrp].filter(Boolean).join(', ')
+    : '';
+  return prefixes ? `${unit} · ${prefixes}` : unit;
 }

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getJson, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createRuntime } from './runtime.js';
 
@@ -98,5 +98,38 @@ describe('createRuntime (embedded PGlite + devnet)', () => {
     } finally {
       await holder.close();
     }
+  });
+});
+
+describe('the node cookie at start', () => {
+  const start = (env: Record<string, string>) =>
+    createRuntime(loadConfig({ EXPLORER_DATA_DIR: join(dataDir, 'cookie'), PORT: '0', ...env }), { log });
+
+  it('stops a start with one line that says what to do, before anything is opened', async () => {
+    const missing = join(dataDir, 'no-such-node', '.cookie');
+    const err = (await start({ NODE_RPC_URL: 'http://127.0.0.1:9/', NODE_RPC_COOKIE: missing }).catch(
+      (e: unknown) => e,
+    )) as Error;
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err.message).toBe(
+      `config: NODE_RPC_COOKIE ${missing} cannot be read (ENOENT): the node writes its cookie when it starts, so start it first, or name the file its -rpccookiefile sets, or its data dir`,
+    );
+    expect(err.message).not.toContain('\n');
+    // Nothing was opened: no data dir, no database.
+    expect(existsSync(join(dataDir, 'cookie'))).toBe(false);
+
+    const cookie = join(dataDir, 'cookie-file');
+    writeFileSync(cookie, `__cookie__:${'ab'.repeat(32)}`);
+    await expect(
+      start({ NODE_RPC_URL: 'http://u:secret@127.0.0.1:9/', NODE_RPC_COOKIE: cookie }),
+    ).rejects.toThrow(
+      new ConfigError(
+        'NODE_RPC_COOKIE',
+        'cannot be used with credentials in NODE_RPC_URL: take user:password out of the URL, or unset NODE_RPC_COOKIE',
+      ),
+    );
+    await expect(start({ NODE_RPC_COOKIE: cookie, DEVNET_BLOCKS: '5' })).rejects.toThrow(
+      'config: NODE_RPC_COOKIE needs NODE_RPC_URL (the built-in devnet takes no cookie)',
+    );
   });
 });

@@ -26,8 +26,12 @@ import {
   createMarketRefresher,
   createMempoolWatcher,
   createNodeClient,
+  findCookieFile,
   type Indexer,
   loadDefinitions,
+  type NodeClientOptions,
+  NodeCookieError,
+  readCookie,
 } from '@explorer/indexer';
 import { serve } from '@hono/node-server';
 import { createAccess } from './access.js';
@@ -243,6 +247,35 @@ function readCertificate(path: string): Buffer {
 }
 
 /**
+ * The node's cookie file (NODE_RPC_COOKIE: the file, or a data dir to find it in), read once now so that a
+ * missing or unreadable one stops the start with one line; where it was found is logged, never its content.
+ */
+function nodeCookieFile(config: ServerConfig, log: Logger): string {
+  const named = config.nodeRpcCookie as string;
+  if (!config.nodeRpcUrl) {
+    throw new ConfigError('NODE_RPC_COOKIE', 'needs NODE_RPC_URL (the built-in devnet takes no cookie)');
+  }
+  const url = new URL(config.nodeRpcUrl);
+  // Two sets of credentials: which one the node takes would be a guess, so neither is.
+  if (url.username || url.password) {
+    throw new ConfigError(
+      'NODE_RPC_COOKIE',
+      'cannot be used with credentials in NODE_RPC_URL: take user:password out of the URL, or unset NODE_RPC_COOKIE',
+    );
+  }
+  try {
+    const { file, dataDir } = findCookieFile(named, config.chainNetwork);
+    readCookie(file);
+    if (dataDir) log.info({ cookieFile: file, dataDir }, 'node cookie found in the data dir');
+    else log.info({ cookieFile: file }, 'node cookie');
+    return file;
+  } catch (err) {
+    if (err instanceof NodeCookieError) throw new ConfigError('NODE_RPC_COOKIE', err.problem);
+    throw err;
+  }
+}
+
+/**
  * Builds and starts everything the configuration asks for: database (migrated), devnet when no node is
  * configured, indexer, API and HTTP server.
  * @example const rt = await createRuntime(loadConfig()); console.log(rt.url); await rt.close()
@@ -270,6 +303,10 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
   };
 
   try {
+    // What the node's clients need from files is read first: a missing certificate or cookie stops the start
+    // before anything is opened.
+    const tlsCa = config.nodeRpcCert ? readCertificate(config.nodeRpcCert) : undefined;
+    const cookieFile = config.nodeRpcCookie ? nodeCookieFile(config, log) : undefined;
     // Before anything is generated, indexed or written: the data dir is this process's alone, and the port
     // is ours. A second start on the same data dir, or a port in use, is refused at once.
     if (usesDataDir(config)) {
@@ -312,7 +349,8 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       log.info({ url: chain.url, height: chain.devnet.height() }, 'devnet started');
     }
     const nodeUrl = config.nodeRpcUrl ?? chain?.url ?? null;
-    const tlsCa = config.nodeRpcCert ? readCertificate(config.nodeRpcCert) : undefined;
+    // How every client of this process reaches the node: the URL, the certificate to trust, the cookie.
+    const nodeOptions: NodeClientOptions | null = nodeUrl ? { url: nodeUrl, tlsCa, cookieFile } : null;
 
     // What this process's writers (indexer, mempool watcher) committed to the event log goes to every listener
     // (the API's event hub, Redis for the other replicas, the webhook worker), in id order.
@@ -333,7 +371,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
     };
 
     let indexer: Indexer | null = null;
-    if (config.index && nodeUrl) {
+    if (config.index && nodeOptions) {
       const definitions = await loadDefinitions({
         poolsFile: config.poolsFile ?? chain?.poolsFile,
         labelsFile: config.labelsFile ?? chain?.labelsFile,
@@ -355,7 +393,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       }
       if (demo && chain)
         await demo.reconcileWithDevnet(writeSql, chain.devnet, log, { retain: config.eventsRetain });
-      const nodeClient = createNodeClient({ url: nodeUrl, tlsCa });
+      const nodeClient = createNodeClient(nodeOptions);
       const started = createIndexer({
         sql: writeSql,
         node: nodeClient,
@@ -426,7 +464,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       return { url: null, summary, close: closeAll };
     }
 
-    const node: NodeAdapter | null = nodeUrl ? createNodeAdapter({ url: nodeUrl, tlsCa }) : null;
+    const node: NodeAdapter | null = nodeOptions ? createNodeAdapter(nodeOptions) : null;
     if (node) closers.push(() => node.close());
 
     // The live event feed of this process's subscribers: its own indexer's events, Redis, the log.

@@ -9,13 +9,50 @@ export const ChainSchema = z
       .string()
       .nullable()
       .describe('The node’s network (mainnet, testnet, testnet2, regtest… or Core’s chain name).'),
+    name: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'How people call the network (Pearl mainnet, Bitcoin testnet4, Litecoin regtest…); null for a Bitcoin Core fork whose genesis block is not a known one; absent when an older indexer recorded the chain.',
+      ),
     genesisHash: z.string(),
     knownGenesis: z.boolean().describe('Whether the genesis block is the published one of that network.'),
     units: z.object({
-      symbol: z.string().nullable().describe('The coin’s ticker (PRL), when the profile knows it.'),
-      baseUnit: z.string().describe('The integer unit every amount is in (grain, satoshi).'),
+      symbol: z
+        .string()
+        .nullable()
+        .describe(
+          'The coin’s ticker (PRL; BTC, LTC, and tBTC, tLTC on their test networks), when the network is known.',
+        ),
+      baseUnit: z.string().describe('The integer unit every amount is in (grain, satoshi, litoshi).'),
       decimals: Count.describe('Base units per coin = 10^decimals.'),
     }),
+    addresses: z
+      .object({
+        bech32Hrp: z
+          .string()
+          .describe('Human-readable part of segwit addresses (prl, bc, tb, bcrt, ltc, tltc, rltc…).'),
+        mwebHrp: z
+          .string()
+          .nullable()
+          .describe('Human-readable part of Litecoin’s MWEB addresses (ltcmweb, tmweb); null without MWEB.'),
+        base58: z
+          .object({
+            pubkeyHash: Count.describe('Version byte of P2PKH addresses.'),
+            scriptHash: Count.describe('Version byte of P2SH addresses, as the node writes them.'),
+            legacyScriptHash: Count.nullable().describe(
+              'An older P2SH version byte the node still reads (Litecoin’s 5 and 196); null when none.',
+            ),
+          })
+          .nullable()
+          .describe('Base58Check version bytes; null where the chain has no Base58 addresses (Pearl).'),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        'The prefixes of the network’s addresses; null where not known (a Core fork of unknown genesis); absent when an older indexer recorded the chain.',
+      ),
     emissionFormula: z
       .string()
       .nullable()

@@ -1,36 +1,51 @@
+import { type CoreNetwork, coreNetworkByGenesis } from '@explorer/chain';
 import { ChainMismatchError, MalformedBlockError } from '../ingest/errors.js';
 import { parseBlock, parseTxJson } from '../ingest/parse.js';
 import { fetchEachTx } from './fetch-txs.js';
 import type { ChainInfo, ChainProfile } from './profile.js';
 
-/** Genesis hashes of Litecoin's mainnet, testnet4 and regtest: a fork with 150-second blocks. */
-const LITECOIN_GENESIS = new Set([
-  '12a765e31ffd4059bada1e25190f6e98c99d9714d334efa41a195a7e7e04bfe2',
-  '4966625a4b2851d9fdee139e56211a0d88575f59ed816ff5e6a63deb4e3e29a0',
-  '530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9',
-]);
 /** Bitcoin's target block spacing; forks the profile does not know are assumed to keep it. */
 const BITCOIN_BLOCK_SECONDS = 600;
-const LITECOIN_BLOCK_SECONDS = 150;
 /** MAX_BLOCK_WEIGHT 4,000,000 ÷ WITNESS_SCALE_FACTOR 4 (Bitcoin and Litecoin alike). */
 const CORE_MAX_BLOCK_VSIZE = 1_000_000;
 
+/** What the API says of a network of the bitcoin profile: its parameters where its genesis block is known. */
+function describe(known: CoreNetwork | undefined, network: string | null) {
+  if (!known) {
+    return {
+      network,
+      name: null,
+      knownGenesis: false,
+      units: { symbol: null, baseUnit: 'satoshi', decimals: 8 },
+      addresses: null,
+      blockSeconds: BITCOIN_BLOCK_SECONDS,
+    };
+  }
+  return {
+    network: known.chain,
+    name: known.name,
+    knownGenesis: true,
+    units: { ...known.units, decimals: 8 },
+    addresses: { bech32Hrp: known.bech32Hrp, mwebHrp: known.mwebHrp, base58: { ...known.base58 } },
+    blockSeconds: known.blockSeconds,
+  };
+}
+
 /**
  * Bitcoin Core and its forks (litecoind included): blocks as `getblock <hash> 2` JSON, subsidies taken from the
- * coinbases (forks differ in their schedules), no certificates.
+ * coinbases (forks differ in their schedules), no certificates. A known genesis block (Bitcoin's mainnet,
+ * testnet, testnet4, signet, regtest; Litecoin's mainnet, testnet, regtest) names the network, its unit and its
+ * address prefixes; another keeps the node's chain name and no more.
  */
 export function bitcoinProfile(genesisHash: string, network: string | null): ChainProfile {
   const info: ChainInfo = {
     profile: 'bitcoin',
-    network,
     genesisHash,
-    knownGenesis: false,
-    units: { symbol: null, baseUnit: 'satoshi', decimals: 8 },
+    ...describe(coreNetworkByGenesis(genesisHash), network),
     emissionFormula: null,
     maxSupply: null,
     certificateForks: null,
     unsupportedCalls: [],
-    blockSeconds: LITECOIN_GENESIS.has(genesisHash) ? LITECOIN_BLOCK_SECONDS : BITCOIN_BLOCK_SECONDS,
     maxBlockVsize: CORE_MAX_BLOCK_VSIZE,
   };
   return {

@@ -2,7 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodePearlBlock, PEARL_NETWORKS, pearlSubsidy } from '@explorer/chain';
+import {
+  ByteWriter,
+  CORE_NETWORKS,
+  decodePearlBlock,
+  fromDisplayHex,
+  PEARL_NETWORKS,
+  pearlSubsidy,
+} from '@explorer/chain';
 import { type Logger, silentLogger } from '@explorer/core';
 import { checkInvariants, readIndexerState } from '@explorer/db';
 import { createDevnet, type Devnet } from '@explorer/devnet';
@@ -46,6 +53,8 @@ describe('chain detection', () => {
     expect(mainnet.info).toMatchObject({
       profile: 'pearl',
       network: 'mainnet',
+      name: 'Pearl mainnet',
+      addresses: { bech32Hrp: 'prl', mwebHrp: null, base58: null },
       knownGenesis: true,
       units: { symbol: 'PRL', baseUnit: 'grain', decimals: 8 },
       certificateForks: PEARL_NETWORKS.mainnet.forks,
@@ -69,6 +78,58 @@ describe('chain detection', () => {
     ).rejects.toThrow(/CHAIN=bitcoin, but the node's genesis block .* is a pearl block/);
     await expect(detectChain(genesisNode('ab'.repeat(32), '00'.repeat(300)))).rejects.toThrow(
       /cannot tell the node's chain .* set CHAIN=pearl or CHAIN=bitcoin/,
+    );
+  });
+
+  it('names each known network of the bitcoin profile from its genesis hash: unit, prefixes, interval', () => {
+    for (const n of CORE_NETWORKS) {
+      // The node's chain name is not what decides: the genesis block is.
+      expect(bitcoinProfile(n.genesisHash, null).info, n.name).toMatchObject({
+        profile: 'bitcoin',
+        network: n.chain,
+        name: n.name,
+        knownGenesis: true,
+        units: { symbol: n.units.symbol, baseUnit: n.units.baseUnit, decimals: 8 },
+        addresses: { bech32Hrp: n.bech32Hrp, mwebHrp: n.mwebHrp, base58: n.base58 },
+        blockSeconds: n.blockSeconds,
+      });
+    }
+    const ltc = CORE_NETWORKS.find((n) => n.name === 'Litecoin regtest')!;
+    expect(bitcoinProfile(ltc.genesisHash, 'regtest').info).toMatchObject({
+      units: { symbol: 'tLTC', baseUnit: 'litoshi' },
+      addresses: { bech32Hrp: 'rltc', mwebHrp: 'tmweb', base58: { pubkeyHash: 111, scriptHash: 58 } },
+    });
+    // A fork of a genesis of its own keeps the node's chain name and claims nothing else.
+    expect(bitcoinProfile('ab'.repeat(32), 'regtest').info).toMatchObject({
+      network: 'regtest',
+      name: null,
+      knownGenesis: false,
+      units: { symbol: null, baseUnit: 'satoshi' },
+      addresses: null,
+      blockSeconds: 600,
+    });
+  });
+
+  it('detects Litecoin regtest from its genesis header, and refuses a CHAIN_NETWORK it is not', async () => {
+    // Litecoin Core's regtest genesis header (chainparams: time 1296688602, nonce 0, bits 0x207fffff).
+    const header = new ByteWriter(80)
+      .u32(1)
+      .raw(new Uint8Array(32))
+      .raw(fromDisplayHex('97ddfbbae6be97fd6cdf3e7ca13232a3afff2353e29badfab7f73011edd4ced9'))
+      .u32(1296688602)
+      .u32(0x207fffff)
+      .u32(0)
+      .finish();
+    const hash = '530827f38f93b43ed12af0b3ad25a288dc02ed74d6d7857862df51fc56c416f9';
+    const p = await detectChain(genesisNode(hash, header.toString('hex'), 'regtest'));
+    expect(p.info).toMatchObject({ profile: 'bitcoin', network: 'regtest', name: 'Litecoin regtest' });
+    expect(
+      (await detectChain(genesisNode(hash, header.toString('hex')), { network: 'regtest' })).info.name,
+    ).toBe('Litecoin regtest');
+    await expect(
+      detectChain(genesisNode(hash, header.toString('hex')), { network: 'mainnet' }),
+    ).rejects.toThrow(
+      /CHAIN_NETWORK=mainnet, but the node's genesis block is Litecoin regtest's \(chain regtest\)/,
     );
   });
 
@@ -138,6 +199,9 @@ describe('chain detection', () => {
     expect(defaultRpcPort('pearl', 'testnet2')).toBe(44111);
     expect(defaultRpcPort('pearl', 'regtest')).toBe(18334);
     expect(defaultRpcPort('bitcoin', 'regtest')).toBe(18443);
+    expect(defaultRpcPort('bitcoin')).toBe(8332);
+    expect(defaultRpcPort('bitcoin', 'testnet')).toBe(18332);
+    expect(defaultRpcPort('bitcoin', 'testnet4')).toBe(48332);
     expect(defaultRpcPort('pearl', 'nowhere')).toBeUndefined();
   });
 });

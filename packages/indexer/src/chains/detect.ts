@@ -1,4 +1,7 @@
 import {
+  coreChainName,
+  coreNetworkByGenesis,
+  coreNetworksByChain,
   DecodeError,
   decodePearlBlock,
   type PearlNetwork,
@@ -13,22 +16,13 @@ import { bitcoinProfile } from './bitcoin.js';
 import { pearlProfile } from './pearl.js';
 import { type ChainProfile, ChainProfileError, type ChainProfileName } from './profile.js';
 
-const BITCOIN_PORTS: Record<string, number> = {
-  main: 8332,
-  mainnet: 8332,
-  test: 18332,
-  testnet: 18332,
-  signet: 38332,
-  regtest: 18443,
-};
-
 /**
  * The default JSON-RPC port of a chain's network (mainnet when none is named): pearld's per network, Bitcoin
  * Core's (forks such as litecoind use their own, so name the port for them). Undefined for an unknown network.
  */
 export function defaultRpcPort(chain: ChainProfileName, network: string | null = null): number | undefined {
   if (chain === 'pearl') return pearlNetworkByName(network ?? 'mainnet')?.rpcPort;
-  return BITCOIN_PORTS[network ?? 'main'];
+  return coreNetworksByChain(network ?? 'main', 'bitcoin')[0]?.rpcPort;
 }
 
 /** What the operator said about the chain (CHAIN, CHAIN_NETWORK); unset parts are detected. */
@@ -50,8 +44,9 @@ async function chainName(node: NodeClient): Promise<string | null> {
 /**
  * Finds out which chain a node serves from its genesis block (`getblock <hash> 0`): an 80-byte header hashing
  * to the genesis hash is Bitcoin's format; a certificate followed by a 108-byte header hashing to it is Pearl's.
- * A Pearl network is known by its genesis hash (regtest and simnet share one; the node's chain name tells
- * them apart), else by the chain name the node reports. `selection` overrides, and is checked.
+ * A network is known by its genesis hash (Pearl's regtest and simnet share one; the node's chain name tells
+ * them apart; Bitcoin's and Litecoin's each have their own), else by the chain name the node reports.
+ * `selection` overrides, and is checked.
  * @throws ChainProfileError when the node's chain is not the one selected, or cannot be told.
  */
 export async function detectChain(
@@ -87,7 +82,15 @@ export async function detectChain(
     );
   }
   const name = selection.network ?? (await chainName(node));
-  if (found === 'bitcoin') return bitcoinProfile(genesis, name);
+  if (found === 'bitcoin') {
+    const known = coreNetworkByGenesis(genesis);
+    if (known && selection.network && coreChainName(selection.network) !== known.chain) {
+      throw new ChainProfileError(
+        `CHAIN_NETWORK=${selection.network}, but the node's genesis block is ${known.name}'s (chain ${known.chain})`,
+      );
+    }
+    return bitcoinProfile(genesis, name);
+  }
 
   const byGenesis = pearlNetworksByGenesis(genesis);
   let network: PearlNetwork | undefined;

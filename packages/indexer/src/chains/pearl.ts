@@ -163,9 +163,11 @@ export function pearlProfile(opts: {
   const info: ChainInfo = {
     profile: 'pearl',
     network: network.name,
+    name: `Pearl ${network.name}`,
     genesisHash: opts.genesisHash,
     knownGenesis: opts.knownGenesis,
     units: { symbol: 'PRL', baseUnit: 'grain', decimals: 8 },
+    addresses: { bech32Hrp: network.hrp, mwebHrp: null, base58: null },
     emissionFormula: PEARL_EMISSION_FORMULA,
     maxSupply: PEARL_TOTAL_SUPPLY.toString(),
     certificateForks: opts.knownGenesis ? { ...network.forks } : null,

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { freePorts } from '@explorer/testing';
+import { freePorts } from './http.js';
 
 /** Height at which MWEB activates on regtest; the block at this height must contain a peg-in. */
 export const MWEB_ACTIVATION_HEIGHT = 432;
@@ -20,10 +20,26 @@ const START_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 15_000;
 const WALLET = 'test';
 
+/** What {@link startLitecoind} starts. */
+export interface LitecoindOptions {
+  /** More command-line arguments (they come after the harness's own). */
+  args?: string[];
+  /**
+   * Authenticate with a cookie the node writes to this file (`-rpccookiefile`), as nodes run by default,
+   * instead of a user and password: a new cookie at every start.
+   */
+  cookieFile?: string;
+}
+
 /** A running regtest node started by {@link startLitecoind}. */
 export interface Litecoind {
-  /** JSON-RPC endpoint with credentials, `http://user:pass@127.0.0.1:port/` (fetch() needs them moved to a header). */
+  /**
+   * JSON-RPC endpoint: with credentials, `http://user:pass@127.0.0.1:port/` (fetch() needs them moved to a
+   * header), or without any when the node authenticates with its cookie, `http://127.0.0.1:port/`.
+   */
   rpcUrl: string;
+  /** The cookie file the node writes at each start (`cookieFile` of the options); null with a user and password. */
+  cookieFile: string | null;
   /** Data directory of the node (removed by stop()). */
   datadir: string;
   /** Calls a node RPC; rejects with an {@link RpcError} when the node answers with an error. */
@@ -36,6 +52,11 @@ export interface Litecoind {
   send(address: string, coins: number): Promise<string>;
   /** Mines past coinbase maturity and sends one coin to an MWEB address so regtest mining keeps working past height 432. */
   prepareMweb(): Promise<void>;
+  /**
+   * Stops the node cleanly and starts it again on the same datadir and ports (its chain kept, the wallet loaded
+   * again); with a cookie, the node writes a new one.
+   */
+  restart(): Promise<void>;
   /** Stops the node cleanly (kill -9 after a bound) and removes its datadir; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -112,10 +133,13 @@ interface RpcReply {
   error: { code: number; message: string } | null;
 }
 
-function makeRpc(port: number, user: string, password: string) {
-  const auth = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+/** `user:password` for the node: fixed, or its cookie file as it is now (a restart writes a new one). */
+type Credentials = () => string;
+
+function makeRpc(port: number, credentials: Credentials) {
   let id = 0;
   return async <T>(path: string, method: string, params: unknown[]): Promise<T> => {
+    const auth = `Basic ${Buffer.from(credentials()).toString('base64')}`;
     const res = await fetch(`http://127.0.0.1:${port}${path}`, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json' },
@@ -157,72 +181,109 @@ function spawnNode(bin: string, args: string[]): Spawned {
   return { child, exited, stderr: () => err };
 }
 
+/** The arguments of a regtest node on loopback, in `datadir`, on these ports. */
+function nodeArgs(
+  datadir: string,
+  rpcPort: number,
+  p2pPort: number,
+  auth: string[],
+  extra: string[],
+): string[] {
+  return [
+    '-regtest',
+    `-datadir=${datadir}`,
+    '-server=1',
+    '-listen=0',
+    '-connect=0',
+    '-dnsseed=0',
+    '-discover=0',
+    '-upnp=0',
+    '-printtoconsole=0',
+    `-port=${p2pPort}`,
+    `-rpcport=${rpcPort}`,
+    '-rpcbind=127.0.0.1',
+    '-rpcallowip=127.0.0.1',
+    ...auth,
+    '-txindex=1',
+    '-fallbackfee=0.0001',
+    ...extra,
+  ];
+}
+
+/**
+ * Spawns the node and waits until its RPC answers; on failure it is killed and the reason returned (the
+ * datadir is left to the caller).
+ */
+async function launch(
+  bin: string,
+  args: string[],
+  call: ReturnType<typeof makeRpc>,
+  datadir: string,
+): Promise<{ proc: Spawned } | { error: string }> {
+  const proc = spawnNode(bin, args);
+  let exitCode: number | null | undefined;
+  void proc.exited.then((c) => {
+    exitCode = c;
+  });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline && exitCode === undefined) {
+    try {
+      await call('/', 'getblockchaininfo', []);
+      return { proc };
+    } catch {
+      await sleep(100);
+    }
+  }
+  const error =
+    exitCode === undefined
+      ? `RPC did not answer within ${START_TIMEOUT_MS} ms`
+      : `exited with code ${exitCode}: ${tail(proc.stderr(), 3)}`;
+  proc.child.kill('SIGKILL');
+  await proc.exited;
+  return { error: `${error} ${debugLogTail(datadir)}` };
+}
+
 /** Starts a fresh regtest litecoind in a new temp datadir on free loopback ports, with a loaded wallet. */
-export async function startLitecoind(opts: { args?: string[] } = {}): Promise<Litecoind> {
+export async function startLitecoind(opts: LitecoindOptions = {}): Promise<Litecoind> {
   const reason = litecoindAvailable();
   if (reason || !availability?.bin) throw new Error(`litecoind unavailable: ${reason}`);
   const bin = availability.bin;
   const user = `u${randomBytes(6).toString('hex')}`;
   const password = randomBytes(18).toString('hex');
+  const cookieFile = opts.cookieFile ?? null;
+  const auth = cookieFile
+    ? [`-rpccookiefile=${cookieFile}`]
+    : [`-rpcuser=${user}`, `-rpcpassword=${password}`];
+  // A missing cookie (the node not yet started) fails the call like a node that does not answer yet.
+  const credentials: Credentials = cookieFile
+    ? () => readFileSync(cookieFile, 'utf8').trim()
+    : () => `${user}:${password}`;
 
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const datadir = mkdtempSync(join(tmpdir(), 'litecoind-'));
     const [rpcPort, p2pPort] = (await freePorts(2)) as [number, number];
-    const args = [
-      '-regtest',
-      `-datadir=${datadir}`,
-      '-server=1',
-      '-listen=0',
-      '-connect=0',
-      '-dnsseed=0',
-      '-discover=0',
-      '-upnp=0',
-      '-printtoconsole=0',
-      `-port=${p2pPort}`,
-      `-rpcport=${rpcPort}`,
-      '-rpcbind=127.0.0.1',
-      '-rpcallowip=127.0.0.1',
-      `-rpcuser=${user}`,
-      `-rpcpassword=${password}`,
-      '-txindex=1',
-      '-fallbackfee=0.0001',
-      ...(opts.args ?? []),
-    ];
-    const proc = spawnNode(bin, args);
-    const call = makeRpc(rpcPort, user, password);
-    let exitCode: number | null | undefined;
-    void proc.exited.then((c) => {
-      exitCode = c;
-    });
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    let ready = false;
-    while (Date.now() < deadline && exitCode === undefined) {
+    const args = nodeArgs(datadir, rpcPort, p2pPort, auth, opts.args ?? []);
+    const call = makeRpc(rpcPort, credentials);
+    const started = await launch(bin, args, call, datadir);
+    if ('proc' in started) {
       try {
-        await call('/', 'getblockchaininfo', []);
-        ready = true;
-        break;
-      } catch {
-        await sleep(100);
-      }
-    }
-    if (ready) {
-      try {
-        return await attach({ proc, call, datadir, rpcPort, user, password });
+        return await attach({
+          proc: started.proc,
+          relaunch: () => launch(bin, args, call, datadir),
+          call,
+          datadir,
+          rpcUrl: `http://${cookieFile ? '' : `${user}:${password}@`}127.0.0.1:${rpcPort}/`,
+          cookieFile,
+        });
       } catch (e) {
-        proc.child.kill('SIGKILL');
-        await proc.exited;
+        started.proc.child.kill('SIGKILL');
+        await started.proc.exited;
         rmSync(datadir, { recursive: true, force: true });
         throw e;
       }
     }
-    lastError =
-      exitCode === undefined
-        ? `RPC did not answer within ${START_TIMEOUT_MS} ms`
-        : `exited with code ${exitCode}: ${tail(proc.stderr(), 3)}`;
-    lastError += ` ${debugLogTail(datadir)}`;
-    proc.child.kill('SIGKILL');
-    await proc.exited;
+    lastError = started.error;
     rmSync(datadir, { recursive: true, force: true });
     // A port taken between probing and binding is the usual cause; try again on new ports.
   }
@@ -235,28 +296,32 @@ interface MempoolEntry {
 
 async function attach(ctx: {
   proc: Spawned;
+  relaunch: () => ReturnType<typeof launch>;
   call: ReturnType<typeof makeRpc>;
   datadir: string;
-  rpcPort: number;
-  user: string;
-  password: string;
+  rpcUrl: string;
+  cookieFile: string | null;
 }): Promise<Litecoind> {
-  const { proc, call, datadir } = ctx;
+  const { call, datadir } = ctx;
+  let proc = ctx.proc;
   const rpc = <T = unknown>(method: string, ...params: unknown[]) => call<T>('/', method, params);
   const wallet = <T = unknown>(method: string, ...params: unknown[]) =>
     call<T>(`/wallet/${WALLET}`, method, params);
 
-  // 0.21 creates no default wallet.
-  const loaded = await rpc<string[]>('listwallets').catch(() => null);
-  if (loaded && !loaded.includes(WALLET)) {
-    try {
-      await rpc('createwallet', WALLET);
-    } catch (e) {
-      // Already on disk (e.g. a reused datadir): load it instead.
-      if (e instanceof RpcError && e.code === -4) await rpc('loadwallet', WALLET);
-      else throw e;
+  // 0.21 creates no default wallet, and loads none at a restart.
+  const openWallet = async () => {
+    const loaded = await rpc<string[]>('listwallets').catch(() => null);
+    if (loaded && !loaded.includes(WALLET)) {
+      try {
+        await rpc('createwallet', WALLET);
+      } catch (e) {
+        // Already on disk (a restart, a reused datadir): load it instead.
+        if (e instanceof RpcError && e.code === -4) await rpc('loadwallet', WALLET);
+        else throw e;
+      }
     }
-  }
+  };
+  await openWallet();
 
   const onExit = () => {
     proc.child.kill('SIGKILL');
@@ -334,17 +399,30 @@ async function attach(ctx: {
     await send(await newAddress('mweb'), 1);
   };
 
+  const halt = async () => {
+    await rpc('stop').catch(() => undefined);
+    const timedOut = await Promise.race([
+      proc.exited.then(() => false),
+      sleep(STOP_TIMEOUT_MS).then(() => true),
+    ]);
+    if (timedOut) {
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+    }
+  };
+
+  const restart = async () => {
+    if (stopped) throw new Error('litecoind was stopped');
+    await halt();
+    const started = await ctx.relaunch();
+    if (!('proc' in started)) throw new Error(`litecoind failed to start again: ${started.error.trim()}`);
+    proc = started.proc;
+    await openWallet();
+  };
+
   const stop = () => {
     stopped ??= (async () => {
-      await rpc('stop').catch(() => undefined);
-      const timedOut = await Promise.race([
-        proc.exited.then(() => false),
-        sleep(STOP_TIMEOUT_MS).then(() => true),
-      ]);
-      if (timedOut) {
-        proc.child.kill('SIGKILL');
-        await proc.exited;
-      }
+      await halt();
       process.removeListener('exit', onExit);
       rmSync(datadir, { recursive: true, force: true });
     })();
@@ -352,13 +430,15 @@ async function attach(ctx: {
   };
 
   return {
-    rpcUrl: `http://${ctx.user}:${ctx.password}@127.0.0.1:${ctx.rpcPort}/`,
+    rpcUrl: ctx.rpcUrl,
+    cookieFile: ctx.cookieFile,
     datadir,
     rpc,
     mine,
     newAddress,
     send,
     prepareMweb,
+    restart,
     stop,
   };
 }
