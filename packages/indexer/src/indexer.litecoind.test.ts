@@ -1,10 +1,16 @@
 import { canonicalDump, checkInvariants, type Sql } from '@explorer/db';
-import { openTestDatabase, type TestDatabase, testDrivers } from '@explorer/testing';
+import {
+  type Litecoind,
+  litecoindAvailable,
+  openTestDatabase,
+  startLitecoind,
+  type TestDatabase,
+  testDrivers,
+} from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from './indexer.js';
 import { createNodeClient } from './node-client.js';
 import { createDefinitions } from './pools.js';
-import { type Litecoind, litecoindAvailable, startLitecoind } from './test-support/litecoind.js';
 
 const unavailable = litecoindAvailable();
 if (unavailable) console.log(`[indexer] litecoind tests skipped: ${unavailable}`);

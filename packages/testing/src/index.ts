@@ -23,6 +23,14 @@ export {
 export { collectGarbage } from './gc.js';
 export { type DataDirHolder, holdDataDir } from './hold-data-dir.js';
 export { freePorts, getJson, listen, serveFetch, type TestServer } from './http.js';
+export {
+  COINBASE_MATURITY,
+  type Litecoind,
+  litecoindAvailable,
+  MWEB_ACTIVATION_HEIGHT,
+  RpcError,
+  startLitecoind,
+} from './litecoind.js';
 export { closeObjects, createResponseValidator, type ResponseValidator } from './openapi-validator.js';
 export {
   type PostgresCluster,

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { freePorts } from '@explorer/testing';
+import { freePorts } from './http.js';
 
 /** Height at which MWEB activates on regtest; the block at this height must contain a peg-in. */
 export const MWEB_ACTIVATION_HEIGHT = 432;
