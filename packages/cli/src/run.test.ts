@@ -146,6 +146,40 @@ describe('commands over the SDK', () => {
     expect(bare).toMatchObject({ code: 7, err: expect.stringMatching(/body\.ok is not true/) });
   });
 
+  it('status shows the indexer’s sync progress when there is one', async () => {
+    const progress = {
+      height: 1200,
+      nodeHeight: 3000,
+      percent: 40,
+      blocksPerSecond: 85.2,
+      txPerSecond: 690.4,
+      etaSeconds: 33,
+      startedAt: '2025-03-01T12:00:00.000Z',
+      updatedAt: '2025-03-01T12:00:14.000Z',
+    };
+    const answer = (p: typeof progress | null) =>
+      recording(() =>
+        json(200, {
+          ok: true,
+          status: {
+            healthy: false,
+            indexer: { state: p ? 'syncing' : 'synced', tipHeight: 1200, progress: p },
+          },
+          meta: { requestId: 'r' },
+        }),
+      ).fetch;
+    const syncing = await cli(['status', '--table'], answer(progress));
+    expect(syncing).toMatchObject({ code: 0, err: '' });
+    expect(syncing.out).toMatch(/^indexer\.progress\.height\s+1200$/m);
+    expect(syncing.out).toMatch(/^indexer\.progress\.percent\s+40$/m);
+    expect(syncing.out).toMatch(/^indexer\.progress\.etaSeconds\s+33$/m);
+    expect(
+      JSON.parse((await cli(['status', '--json'], answer(progress))).out).status.indexer.progress,
+    ).toEqual(progress);
+    const synced = await cli(['status', '--table'], answer(null));
+    expect(synced.out).not.toMatch(/progress\./);
+  });
+
   it('tables round the numbers that are not whole (market, analytics network); --json keeps them', async () => {
     const quote = { vsCurrency: 'usd', price: 4.211597387306128, change24h: -2.7935915027648917 };
     const network = {

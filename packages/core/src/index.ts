@@ -121,6 +121,7 @@ export * from './schemas/events.js';
 export * from './schemas/market.js';
 export * from './schemas/mining.js';
 export * from './schemas/search.js';
+export * from './schemas/status.js';
 export * from './schemas/tx.js';
 export type * from './store.js';
 export type * from './store-market.js';

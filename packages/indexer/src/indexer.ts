@@ -1,4 +1,4 @@
-import type { ChainEvent, EventDraft, Logger } from '@explorer/core';
+import type { ChainEvent, EventDraft, Logger, SyncProgress } from '@explorer/core';
 import { silentLogger } from '@explorer/core';
 import {
   type AdvisoryLock,
@@ -15,6 +15,7 @@ import {
   type Sql,
   writeChainInfo,
   writeIndexerStatus,
+  writeSyncProgress,
 } from '@explorer/db';
 import { type ChainSelection, detectChain } from './chains/detect.js';
 import { type ChainInfo, type ChainProfile, ChainProfileError } from './chains/profile.js';
@@ -50,17 +51,6 @@ export interface IndexerStatus {
   chain: ChainInfo | null;
   /** How a sync is going, while the indexer is more than a batch behind the node; null otherwise. */
   progress: SyncProgress | null;
-}
-
-/** How a sync is going: where it is, how fast it goes, and when it should be done. */
-export interface SyncProgress {
-  height: number;
-  nodeHeight: number;
-  /** Blocks and transactions written per second over the last few seconds. */
-  blocksPerSecond: number;
-  txPerSecond: number;
-  /** Seconds until the node's height is reached at the pace of this sync so far; null before a pace is known. */
-  etaSeconds: number | null;
 }
 
 /** Options of the indexer. */
@@ -110,7 +100,7 @@ export interface IndexerEventOptions {
 
 /** The log line of a sync's progress, e.g. `syncing: 1200 of 4000 (30.0 %), 85 blocks/s, 690 tx/s, ETA 33 s`. */
 export function progressLine(p: SyncProgress): string {
-  const pct = p.nodeHeight > 0 ? ` (${((100 * p.height) / p.nodeHeight).toFixed(1)} %)` : '';
+  const pct = p.nodeHeight > 0 ? ` (${p.percent.toFixed(1)} %)` : '';
   const eta = p.etaSeconds === null ? 'ETA unknown' : `ETA ${formatSeconds(p.etaSeconds)}`;
   return `syncing: ${p.height} of ${p.nodeHeight}${pct}, ${Math.round(p.blocksPerSecond)} blocks/s, ${Math.round(p.txPerSecond)} tx/s, ${eta}`;
 }
@@ -118,12 +108,15 @@ export function progressLine(p: SyncProgress): string {
 const formatSeconds = (s: number) =>
   s < 90 ? `${Math.round(s)} s` : s < 5_400 ? `${Math.round(s / 60)} min` : `${(s / 3_600).toFixed(1)} h`;
 
+const oneDecimal = (n: number) => Math.round(n * 10) / 10;
+
 /**
  * Follows one sync's commits: when it is time to say so, the pace over the last interval and the ETA at the
  * pace of the whole sync so far; null otherwise.
  */
 function createProgress(fromHeight: number, nodeHeight: number, intervalMs: number) {
   const began = performance.now();
+  const startedAt = new Date().toISOString();
   let last = { at: began, height: fromHeight, txs: 0 };
   let txs = 0;
   let first = true;
@@ -141,9 +134,12 @@ function createProgress(fromHeight: number, nodeHeight: number, intervalMs: numb
       const progress: SyncProgress = {
         height,
         nodeHeight,
-        blocksPerSecond: since > 0 ? (height - last.height) / since : 0,
-        txPerSecond: since > 0 ? (txs - last.txs) / since : 0,
-        etaSeconds: pace > 0 ? Math.max(0, (nodeHeight - height) / pace) : null,
+        percent: nodeHeight > 0 ? Math.min(100, oneDecimal((100 * Math.max(0, height)) / nodeHeight)) : 100,
+        blocksPerSecond: since > 0 ? oneDecimal((height - last.height) / since) : 0,
+        txPerSecond: since > 0 ? oneDecimal((txs - last.txs) / since) : 0,
+        etaSeconds: pace > 0 ? Math.max(0, Math.round((nodeHeight - height) / pace)) : null,
+        startedAt,
+        updatedAt: new Date().toISOString(),
       };
       last = { at: now, height, txs };
       return progress;
@@ -238,6 +234,15 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     } catch {
       // The database being down is itself reported through the state; nothing more to do here.
     }
+  };
+
+  /** Keeps a sync's progress in memory and, for /v1/status in every process, with the index. */
+  const setProgress = async (progress: SyncProgress | null) => {
+    const had = status.progress !== null;
+    status.progress = progress;
+    if ((progress === null && !had) || !lock?.held()) return;
+    // A lost progress report is no reason to stop a sync: the next one comes an interval later.
+    await writeSyncProgress(sql, progress).catch(() => {});
   };
 
   async function ensureLock(): Promise<void> {
@@ -430,7 +435,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           const drafts: EventDraft[] = [];
           for (const [from, to] of ranges) drafts.push(...(await blockEventDrafts(tx, from, to)));
           return appendEvents(tx, drafts, { retain });
-        }).then((events) => {
+        }).then(async (events) => {
           announce(events);
           ingest.committed(p.seq);
           applied += p.last.height - p.parent.height;
@@ -439,7 +444,8 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           status.lag = Math.max(0, nodeHeight - p.last.height);
           const report = progress.committed(p.last.height, p.txCount);
           if (report) {
-            status.progress = report;
+            // Recorded before it is logged: once the line is out, /v1/status in any process shows it (or a later one).
+            await setProgress(report);
             log.info({ ...report }, progressLine(report));
           }
         });
@@ -493,7 +499,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
         // Never leave a write running behind an error.
         await (writing as Promise<void> | null)?.catch(() => {});
       }
-      status.progress = null;
+      await setProgress(null);
       if (abort.signal.aborted) break;
       if (!mismatch && status.tipHeight >= nodeHeight) break;
     }

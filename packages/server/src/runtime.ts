@@ -225,6 +225,7 @@ function withLocalIndexer(store: Store, indexer: Indexer | null): Store {
           lastReorgAt: null,
           updatedAt: new Date().toISOString(),
           chain: s.chain,
+          progress: s.state === 'syncing' ? s.progress : null,
         };
       }),
   };

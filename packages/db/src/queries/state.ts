@@ -1,3 +1,4 @@
+import type { SyncProgress } from '@explorer/core';
 import { dailyPoolBlocks } from '../derived/daily-pool-blocks.js';
 import { poolStats } from '../derived/pool-stats.js';
 import type { Sql } from '../sql.js';
@@ -19,6 +20,8 @@ export interface IndexerStateRow {
   updated_at: Date | string;
   /** The chain the database holds (profile, network, genesis, units…), as the indexer recorded it. */
   chain: Record<string, unknown> | null;
+  /** The last progress report of the sync running now; cleared by any other status. */
+  sync_progress: SyncProgress | null;
 }
 
 /** Reads the indexer's state row. */
@@ -32,16 +35,29 @@ export async function readIndexerState(sql: Sql): Promise<IndexerStateRow> {
   return row;
 }
 
-/** Records what the indexer is doing, for /v1/status in any process. */
+/**
+ * Records what the indexer is doing, for /v1/status in any process. Any status but `syncing` clears the
+ * sync's progress: it belongs to a sync that is over.
+ */
 export async function writeIndexerStatus(
   sql: Sql,
   s: { status: string; error?: string | null; nodeHeight?: number | null; started?: boolean },
 ): Promise<void> {
   await sql.query(
     `UPDATE indexer_state SET status = $1, error = $2, node_height = COALESCE($3, node_height),
-       started_at = CASE WHEN $4 THEN now() ELSE started_at END, updated_at = now() WHERE id = 1`,
+       started_at = CASE WHEN $4 THEN now() ELSE started_at END,
+       sync_progress = CASE WHEN $1 = 'syncing' THEN sync_progress END, updated_at = now() WHERE id = 1`,
     [s.status, s.error ?? null, s.nodeHeight ?? null, s.started === true],
     'state.write-status',
+  );
+}
+
+/** Records a sync's latest progress report (null when the sync is over), for /v1/status in any process. */
+export async function writeSyncProgress(sql: Sql, progress: SyncProgress | null): Promise<void> {
+  await sql.query(
+    'UPDATE indexer_state SET sync_progress = $1::json WHERE id = 1',
+    [progress === null ? null : JSON.stringify(progress)],
+    'state.write-progress',
   );
 }
 
