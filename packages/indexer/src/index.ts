@@ -44,6 +44,7 @@ export {
   coinbaseTag,
   createDefinitions,
   type Definitions,
+  type DefinitionsInput,
   type KnownLabel,
   loadDefinitions,
   type PoolDefinition,

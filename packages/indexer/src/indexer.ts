@@ -9,6 +9,7 @@ import {
   lastReorgAddedHeight,
   REORG_EVENT_BLOCKS,
   readIndexerState,
+  readStoredDefinitions,
   reattributePools,
   replaceDefinitions,
   rollbackTo,
@@ -19,11 +20,12 @@ import {
 } from '@explorer/db';
 import { type ChainSelection, detectChain } from './chains/detect.js';
 import { type ChainInfo, type ChainProfile, ChainProfileError } from './chains/profile.js';
+import { keptLine, resolveDefinitions } from './definitions.js';
 import { type IngestCacheOptions, IngestState, type PreparedBatch, writePrepared } from './ingest/apply.js';
 import { ChainMismatchError, MalformedBlockError } from './ingest/errors.js';
 import type { ParsedBlock } from './ingest/parse.js';
 import { type NodeClient, NodeUnavailableError } from './node-client.js';
-import type { Definitions } from './pools.js';
+import type { Definitions, DefinitionsInput } from './pools.js';
 import { sleep } from './sleep.js';
 
 /** What the indexer is doing, as /v1/status reports it. */
@@ -57,7 +59,11 @@ export interface IndexerStatus {
 export interface IndexerOptions {
   sql: Sql;
   node: NodeClient;
-  definitions: Definitions;
+  /**
+   * Pool and label definitions. A kind given replaces the one stored with the index (blocks are attributed
+   * again when attribution changes); a kind left out keeps the stored one, and none stored means none.
+   */
+  definitions?: DefinitionsInput;
   /** What the operator said of the chain (CHAIN, CHAIN_NETWORK); the rest is detected from the node. */
   chain?: ChainSelection;
   /** A chain profile to use as it is, instead of detecting one. */
@@ -181,7 +187,7 @@ export interface Indexer {
  * @example const indexer = createIndexer({ sql, node, definitions }); await indexer.start();
  */
 export function createIndexer(opts: IndexerOptions): Indexer {
-  const { sql, node, definitions } = opts;
+  const { sql, node } = opts;
   const log = opts.log ?? silentLogger;
   const pollMs = opts.pollIntervalMs ?? 1_000;
   const txTarget = opts.batchTxTarget ?? 2_500;
@@ -213,7 +219,8 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   let profile: ChainProfile | null = opts.profile ?? null;
   let chainChecked = false;
   let lock: AdvisoryLock | null = null;
-  let definitionsSynced = false;
+  /** The definitions blocks are attributed with, once resolved against those stored. */
+  let definitions: Definitions | null = null;
   let loop: Promise<void> | null = null;
   let abort = new AbortController();
   let avgTxPerBlock = 10;
@@ -273,20 +280,25 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     });
   }
 
-  async function syncDefinitions(): Promise<void> {
-    if (definitionsSynced) return;
-    const state = await readIndexerState(sql);
-    if (state.definitions_hash !== definitions.hash) {
-      const changed = await whileLocked(async (tx) => {
-        await replaceDefinitions(tx, definitions.pools, definitions.labels, definitions.hash);
-        return reattributePools(tx, (hex, payouts) => definitions.attribute(hex, payouts));
+  async function syncDefinitions(): Promise<Definitions> {
+    if (definitions) return definitions;
+    const stored = await readStoredDefinitions(sql);
+    const r = resolveDefinitions(opts.definitions ?? {}, stored);
+    const d = r.definitions;
+    if (r.changed) {
+      const reattributed = await whileLocked(async (tx) => {
+        await replaceDefinitions(tx, d.pools, d.labels, d.hash, r.sources);
+        return r.reattribute ? reattributePools(tx, (hex, payouts) => d.attribute(hex, payouts)) : 0;
       });
-      log.info(
-        { pools: definitions.pools.length, labels: definitions.labels.length, reattributed: changed },
-        'pool definitions loaded',
-      );
+      log.info({ pools: d.pools.length, labels: d.labels.length, reattributed }, 'pool definitions loaded');
     }
-    definitionsSynced = true;
+    const kept = keptLine(r);
+    if (kept) {
+      const from = r.kept.map((k) => ({ kind: k.kind, count: k.count, source: k.source?.source ?? null }));
+      log.info({ kept: from }, kept);
+    }
+    definitions = d;
+    return d;
   }
 
   /**
@@ -364,7 +376,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   async function syncOnce(): Promise<{ applied: number; rolledBack: number }> {
     await ensureLock();
     await ensureChain();
-    await syncDefinitions();
+    const defs = await syncDefinitions();
     announceThrough ??= await lastReorgAddedHeight(sql);
     let applied = 0;
     let rolledBack = 0;
@@ -476,7 +488,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           }
           let prepared: PreparedBatch;
           try {
-            prepared = await ingest.prepare(sql, blocks, definitions);
+            prepared = await ingest.prepare(sql, blocks, defs);
           } catch (err) {
             // The batch being written explains a failure first (it may be why this one cannot extend it).
             if (!(await settle())) mismatch = true;

@@ -284,7 +284,7 @@ export const SETTINGS: readonly Setting[] = [
   s({
     key: 'poolsFile',
     env: 'POOLS_FILE',
-    shown: "devnet's pools.json",
+    shown: "stored ones (demo: devnet's pools.json)",
     description: 'mining pool definitions (JSON)',
     parse: nullable(text),
     fallback: null,
@@ -292,7 +292,7 @@ export const SETTINGS: readonly Setting[] = [
   s({
     key: 'labelsFile',
     env: 'LABELS_FILE',
-    shown: "devnet's labels.json",
+    shown: "stored ones (demo: devnet's labels.json)",
     description: 'known address labels (JSON)',
     parse: nullable(text),
     fallback: null,
