@@ -146,6 +146,21 @@ describe('commands over the SDK', () => {
     expect(bare).toMatchObject({ code: 7, err: expect.stringMatching(/body\.ok is not true/) });
   });
 
+  it('market on a server with no market-data provider: prints its message at once and exits 7', async () => {
+    const message =
+      'no market-data provider is configured on this server: set MARKET_PROVIDER_URL (a CoinGecko-compatible API) and MARKET_COIN_ID where the indexer runs';
+    // A 503 without Retry-After: nothing a retry changes.
+    const { fetch, seen } = recording(() =>
+      json(503, { ok: false, error: message, meta: { requestId: 'r9' } }),
+    );
+    for (const args of [['market'], ['market', 'chart', '--days', '30'], ['market', '--json']]) {
+      seen.length = 0;
+      const r = await cli(args, fetch);
+      expect(r).toEqual({ code: 7, out: '', err: `error: ${message} (requestId r9)\n` });
+      expect(seen).toHaveLength(1);
+    }
+  });
+
   it('status shows the indexer’s sync progress when there is one', async () => {
     const progress = {
       height: 1200,

@@ -122,7 +122,9 @@ export const accessRoutes = [
               consecutiveFailures: Count,
             })
             .nullable()
-            .describe('The market-data cache; null when no refresher has run against this database.'),
+            .describe(
+              'The market-data cache; null when no refresher has run against this database, and where no market-data provider is configured (then it is not listed in `degraded` either: see /v1/analytics/market).',
+            ),
           events: z
             .object({
               source: z

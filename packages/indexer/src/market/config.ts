@@ -3,7 +3,10 @@ import { createCoinGeckoProvider, type MarketProvider } from './provider.js';
 
 /** The market-data settings of a deployment, read from the environment. */
 export interface MarketConfig {
-  /** Base URL of a CoinGecko-compatible API; null selects the built-in demo provider. */
+  /**
+   * Base URL of a CoinGecko-compatible API; null means none: the built-in demo provider for the demo (no chain
+   * node configured), and no market data beside a chain node.
+   */
   providerUrl: string | null;
   /** The provider's coin id (`demo` for the demo provider). */
   coinId: string;
@@ -27,7 +30,7 @@ export class MarketConfigError extends Error {
 export const MARKET_SETTINGS: readonly { env: string; shown: string; description: string }[] = [
   {
     env: 'MARKET_PROVIDER_URL',
-    shown: 'built-in demo provider',
+    shown: 'none (demo: built-in demo prices)',
     description: 'base URL of a CoinGecko-style market-data API',
   },
   {
@@ -47,7 +50,7 @@ export const MARKET_SETTINGS: readonly { env: string; shown: string; description
 ];
 
 /**
- * Reads the market settings: `MARKET_PROVIDER_URL` (absent → demo provider), `MARKET_COIN_ID` (required with a
+ * Reads the market settings: `MARKET_PROVIDER_URL` (absent → none: demo prices for the demo only), `MARKET_COIN_ID` (required with a
  * URL), `MARKET_VS_CURRENCIES` (default `usd`), `MARKET_API_KEY`, `MARKET_API_KEY_HEADER` (default
  * `x-cg-demo-api-key`), `MARKET_REFRESH_MS` (default 60000, at least 1000), `MARKET_DEMO_SEED`.
  * @example const config = marketConfigFromEnv(process.env)
@@ -106,7 +109,8 @@ export function marketConfigFromEnv(env: Record<string, string | undefined>): Ma
 }
 
 /**
- * The provider a configuration names: the CoinGecko-style adapter for a URL, else the demo provider.
+ * The provider a configuration names: the CoinGecko-style adapter for a URL, else the demo provider (which the
+ * server runs only for the demo, beside its built-in devnet).
  * @example const provider = createMarketProvider(marketConfigFromEnv(process.env))
  */
 export function createMarketProvider(
