@@ -146,6 +146,55 @@ describe('commands over the SDK', () => {
     expect(bare).toMatchObject({ code: 7, err: expect.stringMatching(/body\.ok is not true/) });
   });
 
+  it('market on a server with no market-data provider: prints its message at once and exits 7', async () => {
+    const message =
+      'no market-data provider is configured on this server: set MARKET_PROVIDER_URL (a CoinGecko-compatible API) and MARKET_COIN_ID where the indexer runs';
+    // A 503 without Retry-After: nothing a retry changes.
+    const { fetch, seen } = recording(() =>
+      json(503, { ok: false, error: message, meta: { requestId: 'r9' } }),
+    );
+    for (const args of [['market'], ['market', 'chart', '--days', '30'], ['market', '--json']]) {
+      seen.length = 0;
+      const r = await cli(args, fetch);
+      expect(r).toEqual({ code: 7, out: '', err: `error: ${message} (requestId r9)\n` });
+      expect(seen).toHaveLength(1);
+    }
+  });
+
+  it('status shows the indexer’s sync progress when there is one', async () => {
+    const progress = {
+      height: 1200,
+      nodeHeight: 3000,
+      percent: 40,
+      blocksPerSecond: 85.2,
+      txPerSecond: 690.4,
+      etaSeconds: 33,
+      startedAt: '2025-03-01T12:00:00.000Z',
+      updatedAt: '2025-03-01T12:00:14.000Z',
+    };
+    const answer = (p: typeof progress | null) =>
+      recording(() =>
+        json(200, {
+          ok: true,
+          status: {
+            healthy: false,
+            indexer: { state: p ? 'syncing' : 'synced', tipHeight: 1200, progress: p },
+          },
+          meta: { requestId: 'r' },
+        }),
+      ).fetch;
+    const syncing = await cli(['status', '--table'], answer(progress));
+    expect(syncing).toMatchObject({ code: 0, err: '' });
+    expect(syncing.out).toMatch(/^indexer\.progress\.height\s+1200$/m);
+    expect(syncing.out).toMatch(/^indexer\.progress\.percent\s+40$/m);
+    expect(syncing.out).toMatch(/^indexer\.progress\.etaSeconds\s+33$/m);
+    expect(
+      JSON.parse((await cli(['status', '--json'], answer(progress))).out).status.indexer.progress,
+    ).toEqual(progress);
+    const synced = await cli(['status', '--table'], answer(null));
+    expect(synced.out).not.toMatch(/progress\./);
+  });
+
   it('tables round the numbers that are not whole (market, analytics network); --json keeps them', async () => {
     const quote = { vsCurrency: 'usd', price: 4.211597387306128, change24h: -2.7935915027648917 };
     const network = {

@@ -140,6 +140,29 @@ describe('retries', () => {
     expect(hits).toBe(4);
   });
 
+  it('throws a 503 without Retry-After at once, not retryable: the server lacks the feature, no wait helps', async () => {
+    let hits = 0;
+    const message = 'no market-data provider is configured on this server: set MARKET_PROVIDER_URL';
+    const server = await serve((_req, res) => {
+      hits++;
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(failure(message, 'r-503'));
+    });
+    const retries: unknown[] = [];
+    const client = createExplorerClient({ baseUrl: server.url, onRetry: (r) => retries.push(r) });
+    const err = await client.market.get().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExplorerApiError);
+    expect(err).toMatchObject({
+      status: 503,
+      message,
+      requestId: 'r-503',
+      retryAfter: null,
+      retryable: false,
+    });
+    expect(hits).toBe(1);
+    expect(retries).toEqual([]);
+  });
+
   it('never retries 400 or 404', async () => {
     let hits = 0;
     const server = await serve((_req, res) => {

@@ -34,6 +34,7 @@ export {
   BadRequestError,
   INTERNAL_ERROR_MESSAGE,
   MethodNotAllowedError,
+  NotConfiguredError,
   NotFoundError,
   QueryTimeoutError,
   RateLimitedError,
@@ -102,7 +103,7 @@ export { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
 export { currentFees } from './routes/fees.js';
 export type { OperationId, RouteOf, V1Route } from './routes/index.js';
 export { v1Routes } from './routes/index.js';
-export { DEFAULT_CHART_DAYS } from './routes/market.js';
+export { DEFAULT_CHART_DAYS, MARKET_NOT_CONFIGURED } from './routes/market.js';
 export {
   type MempoolEntry,
   mempoolEntries,
@@ -121,6 +122,7 @@ export * from './schemas/events.js';
 export * from './schemas/market.js';
 export * from './schemas/mining.js';
 export * from './schemas/search.js';
+export * from './schemas/status.js';
 export * from './schemas/tx.js';
 export type * from './store.js';
 export type * from './store-market.js';

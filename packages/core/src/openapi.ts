@@ -13,7 +13,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found.',
   429: 'Rate limited: retry after the number of seconds in Retry-After.',
   500: 'Server error: quote meta.requestId when reporting it.',
-  503: 'A dependency (database, chain node) is unavailable or a query timed out: retry after Retry-After seconds.',
+  503: 'A dependency (database, chain node) is unavailable or a query timed out: retry after Retry-After seconds. Without Retry-After, what was asked for is not configured on this server (market data without a market-data provider): retrying does not help.',
 };
 
 const TAG_DESCRIPTIONS: Record<Tag, string> = {
@@ -158,7 +158,14 @@ export function buildOpenApiDocument(
     description: ERROR_DESCRIPTIONS[status],
     headers:
       status === 429 || status === 503
-        ? { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } }
+        ? {
+            ...RATE_HEADERS,
+            'Retry-After': {
+              description:
+                'Seconds to wait. Absent from a 503 for what is not configured on this server, which no wait changes.',
+              schema: { type: 'integer' },
+            },
+          }
         : RATE_HEADERS,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
   });

@@ -42,6 +42,11 @@ export type MarketChartSummary = Omit<MarketChartRecord, 'points'> & { pointCoun
 
 /** The cache's health as the refresher last recorded it (nulls before its first attempt). */
 export interface MarketHealthRecord {
+  /**
+   * False when the indexer runs beside a chain node with no market-data provider configured (the market
+   * routes then say so); true once a refresher recorded its provider; null before either.
+   */
+  configured: boolean | null;
   /** Provider, coin and currencies of the refresher's configuration. */
   provider: string | null;
   coin: string | null;

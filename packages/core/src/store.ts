@@ -18,6 +18,7 @@ import type { ChainIdentity } from './schemas/chain.js';
 import type { FeeEstimates } from './schemas/events.js';
 import type { DailyBlocks, Miner, PayoutOutput, Pool, PoolShare, PoolWindow } from './schemas/mining.js';
 import type { MempoolSummary } from './schemas/search.js';
+import type { SyncProgress } from './schemas/status.js';
 import type { Tx, TxFlow, TxWithCounterparties } from './schemas/tx.js';
 import type { MarketStore } from './store-market.js';
 import type { SearchStore } from './store-search.js';
@@ -48,6 +49,8 @@ export interface IndexerStateInfo {
   updatedAt: string;
   /** The chain the database holds; null before the indexer first asked the node. */
   chain: ChainIdentity | null;
+  /** The last progress report of the sync running now; null when none runs. */
+  progress: SyncProgress | null;
 }
 
 /** The mempool as the indexer's watcher last read it, with the fee estimates it computed then. */

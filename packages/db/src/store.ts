@@ -192,6 +192,8 @@ export function createSqlStore(sql: Sql): Store {
         lastReorgAt: iso(s.last_reorg_at),
         updatedAt: iso(s.updated_at) ?? new Date(0).toISOString(),
         chain: chainIdentity(s.chain),
+        // A report left by a sync that is no longer running (the indexer was killed) is not shown.
+        progress: s.status === 'syncing' ? s.sync_progress : null,
       };
     },
 

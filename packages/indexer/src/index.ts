@@ -45,6 +45,7 @@ export {
   coinbaseTag,
   createDefinitions,
   type Definitions,
+  type DefinitionsInput,
   type KnownLabel,
   loadDefinitions,
   type PoolDefinition,

@@ -232,6 +232,42 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
     expect((await readIndexerState(db.sql)).definitions_hash).toBe(changed.hash);
   });
 
+  it('keeps the definitions stored with the index when restarted without them, and attributes new blocks with them', async () => {
+    const d = devnet.definitions();
+    const given = {
+      pools: parsePools(d.pools),
+      labels: parseLabels(d.labels),
+      sources: { pools: '/etc/explorer/pools.json', labels: '/etc/explorer/labels.json' },
+    };
+    await indexer.stop();
+    // The files of the previous test differ (a pool more): loaded again, blocks attributed again.
+    indexer = createIndexer({ sql: db.sql, node, definitions: given, maxReorgDepth: 100 });
+    await indexer.syncOnce();
+    const loaded = (await readIndexerState(db.sql)).definitions_source;
+    expect(loaded).toMatchObject({
+      pools: { source: '/etc/explorer/pools.json', count: given.pools.length },
+      labels: { source: '/etc/explorer/labels.json', count: given.labels.length },
+    });
+    const dump = await canonicalDump(db.sql);
+    await indexer.stop();
+
+    const said: string[] = [];
+    const log = { debug() {}, info: (_: unknown, msg: string) => said.push(msg), warn() {}, error() {} };
+    indexer = createIndexer({ sql: db.sql, node, log, maxReorgDepth: 100 });
+    await indexer.syncOnce();
+    expect(await canonicalDump(db.sql)).toEqual(dump);
+    expect((await readIndexerState(db.sql)).definitions_source).toEqual(loaded);
+    expect(said).toContain(
+      `keeping the definitions stored with the index: ${given.pools.length} pools from /etc/explorer/pools.json, loaded ${loaded!.pools!.loadedAt}; ${given.labels.length} labels from /etc/explorer/labels.json, loaded ${loaded!.labels!.loadedAt}`,
+    );
+    expect(said).not.toContain('pool definitions loaded');
+
+    // New blocks are attributed with the stored definitions: the index equals a fresh one made with the files.
+    devnet.mine(4);
+    await indexer.syncOnce();
+    expect(await canonicalDump(db.sql)).toEqual(await freshDump(driver, node, definitions));
+  });
+
   it.skipIf(driver !== 'pg')('lets only one indexer write to a database', async () => {
     await indexer.syncOnce();
     const second = createIndexer({ sql: db.sql, node, definitions });

@@ -1,4 +1,4 @@
-import type { ChainEvent, EventDraft, Logger } from '@explorer/core';
+import type { ChainEvent, EventDraft, Logger, SyncProgress } from '@explorer/core';
 import { silentLogger } from '@explorer/core';
 import {
   type AdvisoryLock,
@@ -9,20 +9,23 @@ import {
   lastReorgAddedHeight,
   REORG_EVENT_BLOCKS,
   readIndexerState,
+  readStoredDefinitions,
   reattributePools,
   replaceDefinitions,
   rollbackTo,
   type Sql,
   writeChainInfo,
   writeIndexerStatus,
+  writeSyncProgress,
 } from '@explorer/db';
 import { type ChainSelection, detectChain } from './chains/detect.js';
 import { type ChainInfo, type ChainProfile, ChainProfileError } from './chains/profile.js';
+import { keptLine, resolveDefinitions } from './definitions.js';
 import { type IngestCacheOptions, IngestState, type PreparedBatch, writePrepared } from './ingest/apply.js';
 import { ChainMismatchError, MalformedBlockError } from './ingest/errors.js';
 import type { ParsedBlock } from './ingest/parse.js';
 import { type NodeClient, NodeUnavailableError } from './node-client.js';
-import type { Definitions } from './pools.js';
+import type { Definitions, DefinitionsInput } from './pools.js';
 import { sleep } from './sleep.js';
 
 /** What the indexer is doing, as /v1/status reports it. */
@@ -52,22 +55,15 @@ export interface IndexerStatus {
   progress: SyncProgress | null;
 }
 
-/** How a sync is going: where it is, how fast it goes, and when it should be done. */
-export interface SyncProgress {
-  height: number;
-  nodeHeight: number;
-  /** Blocks and transactions written per second over the last few seconds. */
-  blocksPerSecond: number;
-  txPerSecond: number;
-  /** Seconds until the node's height is reached at the pace of this sync so far; null before a pace is known. */
-  etaSeconds: number | null;
-}
-
 /** Options of the indexer. */
 export interface IndexerOptions {
   sql: Sql;
   node: NodeClient;
-  definitions: Definitions;
+  /**
+   * Pool and label definitions. A kind given replaces the one stored with the index (blocks are attributed
+   * again when attribution changes); a kind left out keeps the stored one, and none stored means none.
+   */
+  definitions?: DefinitionsInput;
   /** What the operator said of the chain (CHAIN, CHAIN_NETWORK); the rest is detected from the node. */
   chain?: ChainSelection;
   /** A chain profile to use as it is, instead of detecting one. */
@@ -110,7 +106,7 @@ export interface IndexerEventOptions {
 
 /** The log line of a sync's progress, e.g. `syncing: 1200 of 4000 (30.0 %), 85 blocks/s, 690 tx/s, ETA 33 s`. */
 export function progressLine(p: SyncProgress): string {
-  const pct = p.nodeHeight > 0 ? ` (${((100 * p.height) / p.nodeHeight).toFixed(1)} %)` : '';
+  const pct = p.nodeHeight > 0 ? ` (${p.percent.toFixed(1)} %)` : '';
   const eta = p.etaSeconds === null ? 'ETA unknown' : `ETA ${formatSeconds(p.etaSeconds)}`;
   return `syncing: ${p.height} of ${p.nodeHeight}${pct}, ${Math.round(p.blocksPerSecond)} blocks/s, ${Math.round(p.txPerSecond)} tx/s, ${eta}`;
 }
@@ -118,12 +114,15 @@ export function progressLine(p: SyncProgress): string {
 const formatSeconds = (s: number) =>
   s < 90 ? `${Math.round(s)} s` : s < 5_400 ? `${Math.round(s / 60)} min` : `${(s / 3_600).toFixed(1)} h`;
 
+const oneDecimal = (n: number) => Math.round(n * 10) / 10;
+
 /**
  * Follows one sync's commits: when it is time to say so, the pace over the last interval and the ETA at the
  * pace of the whole sync so far; null otherwise.
  */
 function createProgress(fromHeight: number, nodeHeight: number, intervalMs: number) {
   const began = performance.now();
+  const startedAt = new Date().toISOString();
   let last = { at: began, height: fromHeight, txs: 0 };
   let txs = 0;
   let first = true;
@@ -141,9 +140,12 @@ function createProgress(fromHeight: number, nodeHeight: number, intervalMs: numb
       const progress: SyncProgress = {
         height,
         nodeHeight,
-        blocksPerSecond: since > 0 ? (height - last.height) / since : 0,
-        txPerSecond: since > 0 ? (txs - last.txs) / since : 0,
-        etaSeconds: pace > 0 ? Math.max(0, (nodeHeight - height) / pace) : null,
+        percent: nodeHeight > 0 ? Math.min(100, oneDecimal((100 * Math.max(0, height)) / nodeHeight)) : 100,
+        blocksPerSecond: since > 0 ? oneDecimal((height - last.height) / since) : 0,
+        txPerSecond: since > 0 ? oneDecimal((txs - last.txs) / since) : 0,
+        etaSeconds: pace > 0 ? Math.max(0, Math.round((nodeHeight - height) / pace)) : null,
+        startedAt,
+        updatedAt: new Date().toISOString(),
       };
       last = { at: now, height, txs };
       return progress;
@@ -185,7 +187,7 @@ export interface Indexer {
  * @example const indexer = createIndexer({ sql, node, definitions }); await indexer.start();
  */
 export function createIndexer(opts: IndexerOptions): Indexer {
-  const { sql, node, definitions } = opts;
+  const { sql, node } = opts;
   const log = opts.log ?? silentLogger;
   const pollMs = opts.pollIntervalMs ?? 1_000;
   const txTarget = opts.batchTxTarget ?? 2_500;
@@ -217,7 +219,8 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   let profile: ChainProfile | null = opts.profile ?? null;
   let chainChecked = false;
   let lock: AdvisoryLock | null = null;
-  let definitionsSynced = false;
+  /** The definitions blocks are attributed with, once resolved against those stored. */
+  let definitions: Definitions | null = null;
   let loop: Promise<void> | null = null;
   let abort = new AbortController();
   let avgTxPerBlock = 10;
@@ -238,6 +241,15 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     } catch {
       // The database being down is itself reported through the state; nothing more to do here.
     }
+  };
+
+  /** Keeps a sync's progress in memory and, for /v1/status in every process, with the index. */
+  const setProgress = async (progress: SyncProgress | null) => {
+    const had = status.progress !== null;
+    status.progress = progress;
+    if ((progress === null && !had) || !lock?.held()) return;
+    // A lost progress report is no reason to stop a sync: the next one comes an interval later.
+    await writeSyncProgress(sql, progress).catch(() => {});
   };
 
   async function ensureLock(): Promise<void> {
@@ -268,20 +280,25 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     });
   }
 
-  async function syncDefinitions(): Promise<void> {
-    if (definitionsSynced) return;
-    const state = await readIndexerState(sql);
-    if (state.definitions_hash !== definitions.hash) {
-      const changed = await whileLocked(async (tx) => {
-        await replaceDefinitions(tx, definitions.pools, definitions.labels, definitions.hash);
-        return reattributePools(tx, (hex, payouts) => definitions.attribute(hex, payouts));
+  async function syncDefinitions(): Promise<Definitions> {
+    if (definitions) return definitions;
+    const stored = await readStoredDefinitions(sql);
+    const r = resolveDefinitions(opts.definitions ?? {}, stored);
+    const d = r.definitions;
+    if (r.changed) {
+      const reattributed = await whileLocked(async (tx) => {
+        await replaceDefinitions(tx, d.pools, d.labels, d.hash, r.sources);
+        return r.reattribute ? reattributePools(tx, (hex, payouts) => d.attribute(hex, payouts)) : 0;
       });
-      log.info(
-        { pools: definitions.pools.length, labels: definitions.labels.length, reattributed: changed },
-        'pool definitions loaded',
-      );
+      log.info({ pools: d.pools.length, labels: d.labels.length, reattributed }, 'pool definitions loaded');
     }
-    definitionsSynced = true;
+    const kept = keptLine(r);
+    if (kept) {
+      const from = r.kept.map((k) => ({ kind: k.kind, count: k.count, source: k.source?.source ?? null }));
+      log.info({ kept: from }, kept);
+    }
+    definitions = d;
+    return d;
   }
 
   /**
@@ -359,7 +376,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   async function syncOnce(): Promise<{ applied: number; rolledBack: number }> {
     await ensureLock();
     await ensureChain();
-    await syncDefinitions();
+    const defs = await syncDefinitions();
     announceThrough ??= await lastReorgAddedHeight(sql);
     let applied = 0;
     let rolledBack = 0;
@@ -430,7 +447,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           const drafts: EventDraft[] = [];
           for (const [from, to] of ranges) drafts.push(...(await blockEventDrafts(tx, from, to)));
           return appendEvents(tx, drafts, { retain });
-        }).then((events) => {
+        }).then(async (events) => {
           announce(events);
           ingest.committed(p.seq);
           applied += p.last.height - p.parent.height;
@@ -439,7 +456,8 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           status.lag = Math.max(0, nodeHeight - p.last.height);
           const report = progress.committed(p.last.height, p.txCount);
           if (report) {
-            status.progress = report;
+            // Recorded before it is logged: once the line is out, /v1/status in any process shows it (or a later one).
+            await setProgress(report);
             log.info({ ...report }, progressLine(report));
           }
         });
@@ -470,7 +488,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           }
           let prepared: PreparedBatch;
           try {
-            prepared = await ingest.prepare(sql, blocks, definitions);
+            prepared = await ingest.prepare(sql, blocks, defs);
           } catch (err) {
             // The batch being written explains a failure first (it may be why this one cannot extend it).
             if (!(await settle())) mismatch = true;
@@ -493,7 +511,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
         // Never leave a write running behind an error.
         await (writing as Promise<void> | null)?.catch(() => {});
       }
-      status.progress = null;
+      await setProgress(null);
       if (abort.signal.aborted) break;
       if (!mismatch && status.tipHeight >= nodeHeight) break;
     }

@@ -62,16 +62,37 @@ export function parseLabels(json: unknown): KnownLabel[] {
     }));
 }
 
-/** Loads the definition files; a missing path gives an empty list. */
+/**
+ * Pool and label definitions handed to the indexer. A kind given replaces the one stored with the index (and
+ * is recorded with where it came from); a kind left out keeps the stored one. `Definitions` fits: both kinds.
+ */
+export interface DefinitionsInput {
+  pools?: readonly PoolDefinition[];
+  labels?: readonly KnownLabel[];
+  /** What each given kind was read from (a file path), recorded with it. */
+  sources?: { pools?: string; labels?: string };
+}
+
+/**
+ * Reads the definition files that are named; a kind without a file is left out, so the indexer keeps the
+ * definitions of that kind stored with the index.
+ * @example const given = await loadDefinitions({ poolsFile: 'pools.json' }) // labels: the stored ones
+ */
 export async function loadDefinitions(files: {
-  poolsFile?: string;
-  labelsFile?: string;
-}): Promise<Definitions> {
-  const read = async (p?: string) => (p ? JSON.parse(await readFile(p, 'utf8')) : []);
-  return createDefinitions(
-    parsePools(await read(files.poolsFile)),
-    parseLabels(await read(files.labelsFile)),
-  );
+  poolsFile?: string | null;
+  labelsFile?: string | null;
+}): Promise<DefinitionsInput> {
+  const read = async (p: string) => JSON.parse(await readFile(p, 'utf8'));
+  const out: DefinitionsInput & { sources: { pools?: string; labels?: string } } = { sources: {} };
+  if (files.poolsFile) {
+    out.pools = parsePools(await read(files.poolsFile));
+    out.sources.pools = files.poolsFile;
+  }
+  if (files.labelsFile) {
+    out.labels = parseLabels(await read(files.labelsFile));
+    out.sources.labels = files.labelsFile;
+  }
+  return out;
 }
 
 /** Pools and labels, with the attribution rule over them. */

@@ -95,10 +95,11 @@ const marketSettings = z
     providerUrl: setting(httpUrl, {
       env: 'MARKET_PROVIDER_URL',
       default: null,
-      shown: 'built-in demo provider',
+      shown: 'none (demo: built-in demo prices)',
       description:
         'base URL of a CoinGecko-compatible market-data API, e.g. `https://api.coingecko.com/api/v3`',
-      details: 'Unset, deterministic demo data marked `demo`; see [market](market.md)',
+      details:
+        'Unset beside a chain node (`NODE_RPC_URL`), the market endpoints answer that no provider is configured; unset in the demo, deterministic demo data marked `demo`. See [market](market.md)',
     }),
     coinId: setting(
       matching(/^[a-z0-9][a-z0-9._-]{0,99}$/, 'a lowercase provider coin id, e.g. litecoin', 'coin id'),
@@ -235,14 +236,17 @@ const settings = z.object({
   poolsFile: setting(text, {
     env: 'POOLS_FILE',
     default: null,
-    shown: 'the devnet’s `pools.json`',
+    shown: 'the ones stored with the index (demo: the devnet’s `pools.json`)',
     description: 'JSON file of mining pool definitions',
+    details:
+      'Loaded into the database and kept there: a restart without it keeps the stored ones (and says so); a changed file is reloaded and blocks reattributed',
   }),
   labelsFile: setting(text, {
     env: 'LABELS_FILE',
     default: null,
-    shown: 'the devnet’s `labels.json`',
+    shown: 'the ones stored with the index (demo: the devnet’s `labels.json`)',
     description: 'JSON file of known address labels',
+    details: 'Kept with the index like `POOLS_FILE`',
   }),
   logLevel: setting(oneOf(LOG_LEVELS), {
     env: 'LOG_LEVEL',

@@ -59,6 +59,17 @@ describe('createRuntime (embedded PGlite + devnet)', () => {
         return body?.fees?.basis?.mempoolRead ? body.fees : null;
       });
       expect(fees.basis).toMatchObject({ blockSeconds: 194, blockVsize: 1_000_000 });
+      // The demo, and only the demo, fills the market cache with made-up prices, marked as such.
+      const market = await waitFor('demo market data', async () => {
+        const { status, body } = await getJson(`${url}/v1/market`);
+        return status === 200 ? body.market : null;
+      });
+      expect(market).toMatchObject({ provider: 'demo', coin: 'demo', demo: true });
+      expect((await getJson(`${url}/v1/analytics/market`)).body.market).toMatchObject({
+        configured: true,
+        provider: 'demo',
+        demo: true,
+      });
     } finally {
       await first.close();
     }

@@ -18,6 +18,7 @@ import {
   directoryLockHolder,
   lockDirectory,
   openDatabase,
+  recordMarketNotConfigured,
   type Sql,
 } from '@explorer/db';
 import {
@@ -229,6 +230,7 @@ function withLocalIndexer(store: Store, indexer: Indexer | null): Store {
           lastReorgAt: null,
           updatedAt: new Date().toISOString(),
           chain: s.chain,
+          progress: s.state === 'syncing' ? s.progress : null,
         };
       }),
   };
@@ -421,16 +423,26 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       });
       await watcher.start();
       closers.push(() => watcher.stop());
-      // Market data is refreshed beside the indexer, off the request path; API replicas only read it.
-      const refresher = createMarketRefresher({
-        sql: writeSql,
-        provider: createMarketProvider(config.market),
-        vsCurrencies: config.market.vsCurrencies,
-        intervalMs: config.market.refreshMs,
-        log,
-      });
-      await refresher.start();
-      closers.push(() => refresher.stop());
+      // Market data is refreshed beside the indexer, off the request path; API replicas only read it. The
+      // made-up prices of the demo provider belong to the demo alone: beside a real node, market data needs a
+      // provider, and without one the API says so.
+      if (config.market.providerUrl !== null || demo) {
+        const refresher = createMarketRefresher({
+          sql: writeSql,
+          provider: createMarketProvider(config.market),
+          vsCurrencies: config.market.vsCurrencies,
+          intervalMs: config.market.refreshMs,
+          log,
+        });
+        await refresher.start();
+        closers.push(() => refresher.stop());
+      } else {
+        const { removedDemoSnapshots } = await recordMarketNotConfigured(writeSql);
+        log.info(
+          { removedDemoSnapshots },
+          'no market-data provider configured (MARKET_PROVIDER_URL): /v1/market answers that none is configured',
+        );
+      }
     }
 
     // Webhooks are delivered by the process that writes their outbox (beside the indexer), woken by its commits.

@@ -8,8 +8,14 @@ export interface ErrorBody {
   [member: string]: unknown;
 }
 
-/** Statuses worth sending again later: timeouts, rate limits, and server or gateway failures. */
-const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
+/**
+ * Answers worth sending again later: timeouts, rate limits, and server or gateway failures. Not a 503 without
+ * Retry-After: the API sends one with every 503 that passes (starting, database or node down, no market data
+ * fetched yet), and none where a feature is not configured on the server, which no retry changes.
+ * @example isRetryableStatus(503, false) // false
+ */
+export const isRetryableStatus = (status: number, hasRetryAfter: boolean) =>
+  status === 408 || status === 429 || (status >= 500 && (status !== 503 || hasRetryAfter));
 
 /**
  * The API answered with a status other than 2xx (after any retries): carries the status, the envelope's
@@ -38,7 +44,7 @@ export class ExplorerApiError extends ExplorerError {
     body: ErrorBody | null;
     operationId: string;
   }) {
-    super(init.message, isRetryableStatus(init.status));
+    super(init.message, isRetryableStatus(init.status, init.retryAfter !== null));
     this.status = init.status;
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;

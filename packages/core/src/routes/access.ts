@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute, type RouteContext } from '../route.js';
 import { ChainSchema } from '../schemas/chain.js';
 import { Count, Height, TipHeight } from '../schemas/common.js';
+import { SyncProgressSchema } from '../schemas/status.js';
 
 const IdentitySchema = z
   .discriminatedUnion('type', [
@@ -121,7 +122,9 @@ export const accessRoutes = [
               consecutiveFailures: Count,
             })
             .nullable()
-            .describe('The market-data cache; null when no refresher has run against this database.'),
+            .describe(
+              'The market-data cache; null when no refresher has run against this database, and where no market-data provider is configured (then it is not listed in `degraded` either: see /v1/analytics/market).',
+            ),
           events: z
             .object({
               source: z
@@ -155,6 +158,9 @@ export const accessRoutes = [
             lastReorgDepth: Count.nullable(),
             lastReorgAt: z.string().nullable(),
             updatedAt: z.string().nullable(),
+            progress: SyncProgressSchema.nullable().describe(
+              'How the sync running now is going (the figures of the indexer’s `syncing: …` log line, renewed every 5 s); null when the indexer is not syncing.',
+            ),
           }),
         })
         .meta({ id: 'Status' }),
@@ -222,6 +228,7 @@ export const accessRoutes = [
               lastReorgDepth: state?.lastReorgDepth ?? null,
               lastReorgAt: state?.lastReorgAt ?? null,
               updatedAt: state?.updatedAt ?? null,
+              progress: state?.state === 'syncing' ? (state.progress ?? null) : null,
             },
           },
         },

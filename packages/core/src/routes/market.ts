@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BadRequestError, ServiceUnavailableError } from '../errors.js';
+import { BadRequestError, NotConfiguredError, ServiceUnavailableError } from '../errors.js';
 import { defineRoute } from '../route.js';
 import { MarketAnalyticsSchema, MarketChartSchema, MarketSchema } from '../schemas/market.js';
 import { MARKET_CHART_DAYS, type MarketChartDays, type MarketHealthRecord } from '../store-market.js';
@@ -31,6 +31,15 @@ function nothingYet(what: string, health: MarketHealthRecord, now: number): Serv
   );
 }
 
+/** What the market routes answer where the indexer runs beside a chain node with no market-data provider. */
+export const MARKET_NOT_CONFIGURED =
+  'no market-data provider is configured on this server: set MARKET_PROVIDER_URL (a CoinGecko-compatible API) and MARKET_COIN_ID where the indexer runs';
+
+/** The 503 of a server with no market-data provider: no Retry-After, as waiting does not change it. */
+function notConfigured(health: MarketHealthRecord): NotConfiguredError | null {
+  return health.configured === false ? new NotConfiguredError(MARKET_NOT_CONFIGURED) : null;
+}
+
 const chartQuery = z.object({
   days: z
     .enum(['1', '7', '30', '90', '365'], { error: DAYS_MESSAGE })
@@ -56,7 +65,7 @@ export const marketRoutes = [
     tag: 'Market',
     summary: 'Cached market data enriched with the service’s supply',
     description:
-      'Price, 24 h change, volume and the provider’s market cap per configured vs-currency, plus the service’s own market cap (price × circulating supply). Served from the cache: when the provider fails, the last stored data is answered with `stale: true`. 503 with Retry-After until the first successful fetch.',
+      'Price, 24 h change, volume and the provider’s market cap per configured vs-currency, plus the service’s own market cap (price × circulating supply). Served from the cache: when the provider fails, the last stored data is answered with `stale: true`. 503 with Retry-After until the first successful fetch. 503 without Retry-After when no market-data provider is configured on this server (beside a chain node, market data needs `MARKET_PROVIDER_URL`; only the built-in demo serves made-up prices, marked `demo: true`).',
     response: { market: MarketSchema },
     async handler(ctx) {
       const store = ctx.store;
@@ -69,6 +78,8 @@ export const marketRoutes = [
         ]);
         return { health, quotes, supply };
       });
+      const unconfigured = notConfigured(health);
+      if (unconfigured) throw unconfigured;
       if (health.provider === null || health.coin === null || supply === null)
         throw nothingYet('market data', health, ctx.now);
       const first = quotes[0];
@@ -107,12 +118,14 @@ export const marketRoutes = [
     path: '/v1/market/chart',
     tag: 'Market',
     summary: 'Cached price history',
-    description: `Price history of one window (${MARKET_CHART_DAYS.join(', ')} days; default ${DEFAULT_CHART_DAYS}) in one configured vs-currency. Served from the cache with \`stale\` like /v1/market; 503 with Retry-After until the window was first fetched.`,
+    description: `Price history of one window (${MARKET_CHART_DAYS.join(', ')} days; default ${DEFAULT_CHART_DAYS}) in one configured vs-currency. Served from the cache with \`stale\` like /v1/market; 503 with Retry-After until the window was first fetched, and without Retry-After when no market-data provider is configured on this server.`,
     query: chartQuery,
     response: { chart: MarketChartSchema },
     async handler(ctx) {
       const store = ctx.store;
       const health = await store.marketHealth();
+      const unconfigured = notConfigured(health);
+      if (unconfigured) throw unconfigured;
       const days = ctx.query.days ?? DEFAULT_CHART_DAYS;
       const wanted = ctx.query.vsCurrency;
       if (wanted !== undefined && health.vsCurrencies.length > 0 && !health.vsCurrencies.includes(wanted)) {
@@ -147,7 +160,7 @@ export const marketRoutes = [
     tag: 'Analytics',
     summary: 'Stored market snapshots and the health of the market-data cache',
     description:
-      'Snapshot count and range, stored chart windows, last success, last error with its time, whether the provider answered the last attempt, refresh interval, consecutive failures and the next attempt. Answers 200 even before the first fetch.',
+      'Snapshot count and range, stored chart windows, last success, last error with its time, whether the provider answered the last attempt, refresh interval, consecutive failures and the next attempt. Answers 200 even before the first fetch, and where no market-data provider is configured (`configured: false`, `provider: null`).',
     response: { market: MarketAnalyticsSchema },
     async handler(ctx) {
       const store = ctx.store;
@@ -166,6 +179,7 @@ export const marketRoutes = [
       return {
         body: {
           market: {
+            configured: health.configured,
             provider: health.provider,
             coin: health.coin,
             demo: health.demo,

@@ -75,7 +75,16 @@ export type MarketChart = z.infer<typeof MarketChartSchema>;
 /** Health of the market-data cache. */
 export const MarketAnalyticsSchema = z
   .object({
-    provider: z.string().nullable().describe('Configured provider; null before the refresher first ran.'),
+    configured: z
+      .boolean()
+      .nullable()
+      .describe(
+        'Whether a market-data provider is configured: false where the indexer runs beside a chain node without MARKET_PROVIDER_URL (/v1/market and /v1/market/chart then answer 503 saying so, and every other field is null or empty); true once a refresher started with its provider; null before either.',
+      ),
+    provider: z
+      .string()
+      .nullable()
+      .describe('Configured provider; null before the refresher first ran, and when none is configured.'),
     coin: z.string().nullable(),
     demo: z.boolean().nullable(),
     vsCurrencies: z.array(z.string()),

@@ -6,6 +6,7 @@ import { dropSpentHeightIndex } from './005-spend-index.js';
 import { pearlSchema } from './006-pearl.js';
 import { rawStorage } from './007-raw-storage.js';
 import { eventsSchema } from './008-events.js';
+import { operatorStateSchema } from './009-operator-state.js';
 
 /** One versioned schema change. Versions only ever grow; an applied migration is never edited. */
 export interface Migration {
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'pearl', sql: pearlSchema },
   { version: 7, name: 'raw-storage', sql: rawStorage },
   { version: 8, name: 'events', sql: eventsSchema },
+  { version: 9, name: 'operator-state', sql: operatorStateSchema },
 ];

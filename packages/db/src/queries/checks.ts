@@ -44,6 +44,8 @@ const VOLATILE: Record<string, string[]> = {
     'last_reorg_at',
     'started_at',
     'updated_at',
+    'sync_progress',
+    'definitions_source',
   ],
 };
 

@@ -196,6 +196,7 @@ export async function selectMarketChartSummaries(
 }
 
 interface HealthRow {
+  configured: boolean | null;
   provider: string | null;
   coin: string | null;
   demo: boolean | null;
@@ -216,6 +217,7 @@ export async function readMarketHealth(sql: Sql): Promise<MarketHealthRecord> {
   const [r] = await sql.query<HealthRow>('SELECT * FROM market_health WHERE id = 1', [], 'market.health');
   if (!r) throw new Error('market_health has no row: the schema was not migrated');
   return {
+    configured: r.configured,
     provider: r.provider,
     coin: r.coin,
     demo: r.demo,
@@ -261,7 +263,7 @@ export async function recordMarketAttempt(
 ): Promise<void> {
   const ok = attempt.error === null;
   await sql.query(
-    `UPDATE market_health SET provider = $1, coin = $2, demo = $3, vs_currencies = $4::text[],
+    `UPDATE market_health SET configured = true, provider = $1, coin = $2, demo = $3, vs_currencies = $4::text[],
        refresh_interval_ms = $5, stale_after_ms = $6, last_attempt_at = $7::timestamptz, last_attempt_ok = $8,
        last_success_at = CASE WHEN $8 THEN $12::timestamptz ELSE last_success_at END,
        last_error_at = CASE WHEN $8 THEN last_error_at ELSE $12::timestamptz END,
@@ -284,4 +286,51 @@ export async function recordMarketAttempt(
     ],
     'market.record-attempt',
   );
+}
+
+/**
+ * Records the configuration of a refresher that starts (it holds the refresher lock), before its first attempt:
+ * the API then reports its provider instead of an earlier configuration, or of none.
+ */
+export async function recordMarketConfig(sql: Sql, config: MarketRefresherConfigRecord): Promise<void> {
+  await sql.query(
+    `UPDATE market_health SET configured = true, provider = $1, coin = $2, demo = $3, vs_currencies = $4::text[],
+       refresh_interval_ms = $5, stale_after_ms = $6 WHERE id = 1`,
+    [
+      config.provider,
+      config.coin,
+      config.demo,
+      [...config.vsCurrencies],
+      Math.round(config.refreshIntervalMs),
+      Math.round(config.staleAfterMs),
+    ],
+    'market.record-config',
+  );
+}
+
+/**
+ * Records that no market-data provider is configured where the indexer runs beside a chain node: the health
+ * row is reset (its figures were an earlier provider's) and the made-up data of the demo provider an earlier
+ * run may have stored is deleted, so nothing of it is ever served as this chain's market. Snapshots of a real
+ * provider are kept (they are never served under another configuration; retention removes them).
+ */
+export async function recordMarketNotConfigured(sql: Sql): Promise<{ removedDemoSnapshots: number }> {
+  return sql.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE market_health SET configured = false, provider = NULL, coin = NULL, demo = NULL,
+         vs_currencies = '{}', refresh_interval_ms = NULL, stale_after_ms = NULL, last_attempt_at = NULL,
+         last_attempt_ok = NULL, last_success_at = NULL, last_error_at = NULL, last_error = NULL,
+         consecutive_failures = 0, next_attempt_at = NULL
+       WHERE id = 1`,
+      [],
+      'market.record-not-configured',
+    );
+    const [removed] = await tx.query<{ n: number }>(
+      'WITH d AS (DELETE FROM market_snapshots WHERE demo RETURNING 1) SELECT count(*)::int4 AS n FROM d',
+      [],
+      'market.delete-demo-snapshots',
+    );
+    await tx.query('DELETE FROM market_chart WHERE demo', [], 'market.delete-demo-charts');
+    return { removedDemoSnapshots: removed?.n ?? 0 };
+  });
 }

@@ -1,3 +1,4 @@
+import type { SyncProgress } from '@explorer/core';
 import { dailyPoolBlocks } from '../derived/daily-pool-blocks.js';
 import { poolStats } from '../derived/pool-stats.js';
 import type { Sql } from '../sql.js';
@@ -19,6 +20,10 @@ export interface IndexerStateRow {
   updated_at: Date | string;
   /** The chain the database holds (profile, network, genesis, units…), as the indexer recorded it. */
   chain: Record<string, unknown> | null;
+  /** The last progress report of the sync running now; cleared by any other status. */
+  sync_progress: SyncProgress | null;
+  /** Where the stored pool and label definitions came from, and when they were loaded. */
+  definitions_source: DefinitionSources | null;
 }
 
 /** Reads the indexer's state row. */
@@ -32,16 +37,29 @@ export async function readIndexerState(sql: Sql): Promise<IndexerStateRow> {
   return row;
 }
 
-/** Records what the indexer is doing, for /v1/status in any process. */
+/**
+ * Records what the indexer is doing, for /v1/status in any process. Any status but `syncing` clears the
+ * sync's progress: it belongs to a sync that is over.
+ */
 export async function writeIndexerStatus(
   sql: Sql,
   s: { status: string; error?: string | null; nodeHeight?: number | null; started?: boolean },
 ): Promise<void> {
   await sql.query(
     `UPDATE indexer_state SET status = $1, error = $2, node_height = COALESCE($3, node_height),
-       started_at = CASE WHEN $4 THEN now() ELSE started_at END, updated_at = now() WHERE id = 1`,
+       started_at = CASE WHEN $4 THEN now() ELSE started_at END,
+       sync_progress = CASE WHEN $1 = 'syncing' THEN sync_progress END, updated_at = now() WHERE id = 1`,
     [s.status, s.error ?? null, s.nodeHeight ?? null, s.started === true],
     'state.write-status',
+  );
+}
+
+/** Records a sync's latest progress report (null when the sync is over), for /v1/status in any process. */
+export async function writeSyncProgress(sql: Sql, progress: SyncProgress | null): Promise<void> {
+  await sql.query(
+    'UPDATE indexer_state SET sync_progress = $1::json WHERE id = 1',
+    [progress === null ? null : JSON.stringify(progress)],
+    'state.write-progress',
   );
 }
 
@@ -82,20 +100,83 @@ export interface LabelRow {
   poolId: string | null;
 }
 
-/** Replaces the stored pool definitions and labels with the given ones. */
+/** Where one kind of definitions (pools or labels) came from. */
+export interface DefinitionSource {
+  /** What they were read from (a file path); null when a program gave them without saying. */
+  source: string | null;
+  /** When they were loaded into this database (ISO 8601); null for definitions stored before this was kept. */
+  loadedAt: string | null;
+  count: number;
+  /** A digest of their content: a file whose digest differs is loaded again. */
+  digest: string | null;
+}
+
+/** Where the stored pool and label definitions came from; a kind is null while none were ever stored. */
+export interface DefinitionSources {
+  pools: DefinitionSource | null;
+  labels: DefinitionSource | null;
+}
+
+/** The definitions stored with the index. */
+export interface StoredDefinitions {
+  /** In the order they were given (the first matching pool wins). */
+  pools: PoolRow[];
+  labels: LabelRow[];
+  /** The attribution digest the stored blocks were attributed with; null before definitions were first stored. */
+  hash: string | null;
+  sources: DefinitionSources | null;
+}
+
+/** Reads the pool and label definitions stored with the index, pools in their given order. */
+export async function readStoredDefinitions(sql: Sql): Promise<StoredDefinitions> {
+  const pools = await sql.query<{
+    id: string;
+    source_id: number | null;
+    name: string;
+    link: string | null;
+    tags: string[];
+    addresses: string[];
+  }>(
+    'SELECT id, source_id, name, link, tags, addresses FROM pools ORDER BY position NULLS LAST, id',
+    [],
+    'definitions.read-pools',
+  );
+  const labels = await sql.query<{ address: string; label: string; kind: string; pool_id: string | null }>(
+    'SELECT address, label, kind, pool_id FROM known_labels ORDER BY address',
+    [],
+    'definitions.read-labels',
+  );
+  const state = await readIndexerState(sql);
+  return {
+    pools: pools.map((p) => ({
+      id: p.id,
+      sourceId: p.source_id,
+      name: p.name,
+      link: p.link,
+      tags: p.tags,
+      addresses: p.addresses,
+    })),
+    labels: labels.map((l) => ({ address: l.address, label: l.label, kind: l.kind, poolId: l.pool_id })),
+    hash: state.definitions_hash,
+    sources: state.definitions_source,
+  };
+}
+
+/** Replaces the stored pool definitions and labels with the given ones, recording where they came from. */
 export async function replaceDefinitions(
   tx: Sql,
   pools: PoolRow[],
   labels: LabelRow[],
   hash: string,
+  sources: DefinitionSources | null = null,
 ): Promise<void> {
   await tx.query('DELETE FROM pools', [], 'definitions.clear-pools');
   await tx.query('DELETE FROM known_labels', [], 'definitions.clear-labels');
   // text[] columns cannot ride inside unnest of a 2-D array, so pools go one statement each (dozens of rows).
-  for (const p of pools) {
+  for (const [position, p] of pools.entries()) {
     await tx.query(
-      'INSERT INTO pools (id, source_id, name, link, tags, addresses) VALUES ($1, $2, $3, $4, $5::text[], $6::text[])',
-      [p.id, p.sourceId, p.name, p.link, p.tags, p.addresses],
+      'INSERT INTO pools (id, source_id, name, link, tags, addresses, position) VALUES ($1, $2, $3, $4, $5::text[], $6::text[], $7)',
+      [p.id, p.sourceId, p.name, p.link, p.tags, p.addresses, position],
       'definitions.insert-pool',
     );
   }
@@ -114,8 +195,8 @@ export async function replaceDefinitions(
     unique.map((l) => [l.address, l.label, l.kind, l.poolId]),
   );
   await tx.query(
-    'UPDATE indexer_state SET definitions_hash = $1 WHERE id = 1',
-    [hash],
+    'UPDATE indexer_state SET definitions_hash = $1, definitions_source = $2::json WHERE id = 1',
+    [hash, sources === null ? null : JSON.stringify(sources)],
     'definitions.set-hash',
   );
 }

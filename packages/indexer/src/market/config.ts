@@ -3,7 +3,10 @@ import { createCoinGeckoProvider, type MarketProvider } from './provider.js';
 
 /** The market-data settings of a deployment (the server reads them from its MARKET_* variables). */
 export interface MarketConfig {
-  /** Base URL of a CoinGecko-compatible API; null selects the built-in demo provider. */
+  /**
+   * Base URL of a CoinGecko-compatible API; null means none: the built-in demo provider for the demo (no chain
+   * node configured), and no market data beside a chain node.
+   */
   providerUrl: string | null;
   /** The provider's coin id (`demo` for the demo provider). */
   coinId: string;
@@ -19,7 +22,8 @@ export interface MarketConfig {
 }
 
 /**
- * The provider a configuration names: the CoinGecko-style adapter for a URL, else the demo provider.
+ * The provider a configuration names: the CoinGecko-style adapter for a URL, else the demo provider (which the
+ * server runs only for the demo, beside its built-in devnet).
  * @example const provider = createMarketProvider(serverConfig.market)
  */
 export function createMarketProvider(

@@ -7,6 +7,7 @@ import {
   type MarketRefresherConfigRecord,
   readMarketHealth,
   recordMarketAttempt,
+  recordMarketConfig,
   selectMarketChartSummaries,
   upsertMarketChart,
 } from '@explorer/db';
@@ -234,6 +235,10 @@ export function createMarketRefresher(opts: MarketRefresherOptions): MarketRefre
           await sleep(intervalMs, signal);
           continue;
         }
+        // The API reports this refresher's provider from now on, not an earlier one's (or none).
+        await recordMarketConfig(sql, config).catch((err) =>
+          log.warn({ err: messageOf(err) }, 'could not record the market configuration'),
+        );
       }
       // A wait recorded before a restart (a 429's Retry-After, a backoff) is honoured too.
       nextAt ??= await readMarketHealth(sql)

@@ -1,6 +1,7 @@
 import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
-import { createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
-import { createSqlStore } from '@explorer/db';
+import { createExplorerClient, ExplorerApiError } from '@explorer/client';
+import { createExplorerApi, type ExplorerApi, MARKET_NOT_CONFIGURED, v1Routes } from '@explorer/core';
+import { createSqlStore, recordMarketNotConfigured } from '@explorer/db';
 import {
   createCoinGeckoProvider,
   createDemoProvider,
@@ -12,6 +13,7 @@ import {
   type FakeMarketProvider,
   type ResponseValidator,
   startFakeMarketProvider,
+  waitFor,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -405,5 +407,133 @@ describe('market data through the API (pglite)', () => {
     expect(chart).toMatchObject({ provider: 'demo', demo: true, days: 30 });
     expect(chart.points).toHaveLength(30 * 24 + 1);
     expect((await analytics()).demo).toBe(true);
+  });
+});
+
+describe('market data where no provider is configured beside a chain node (pglite)', () => {
+  let f: ChainFixture;
+  let api: ExplorerApi;
+  let validator: ResponseValidator;
+  const now = Date.now();
+
+  async function get(operationId: string, path: string) {
+    const res = await api.handle(new Request(`http://127.0.0.1${path}`));
+    const body = JSON.parse(await res.text());
+    expect(validator.check(operationId, res.status, body), `${path} → ${res.status}`).toBeNull();
+    return { status: res.status, headers: res.headers, body };
+  }
+
+  beforeAll(async () => {
+    f = await createChainFixture('pglite');
+    api = createExplorerApi({
+      store: createSqlStore(f.db.sql),
+      routes: v1Routes,
+      node: null,
+      config: { publicBaseUrl: 'http://127.0.0.1:3000', tipCacheMs: 0 },
+    });
+    validator = createResponseValidator(
+      await (await api.handle(new Request('http://127.0.0.1/v1/openapi.json'))).json(),
+    );
+    // An earlier run of this database filled the cache from the demo provider (made-up prices)…
+    const demo = createMarketRefresher({
+      sql: f.db.sql,
+      provider: createDemoProvider({ seed: 'earlier', clock: () => now }),
+      vsCurrencies: ['usd'],
+      clock: () => now,
+    });
+    expect((await demo.refreshOnce()).ok).toBe(true);
+    expect((await get('getMarket', '/v1/market')).body.market.demo).toBe(true);
+    // …and now the indexer runs beside a real node with no provider configured, as the server records it.
+    expect(await recordMarketNotConfigured(f.db.sql)).toEqual({ removedDemoSnapshots: 1 });
+  });
+
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  it('/v1/market and /v1/market/chart answer 503 without Retry-After, naming the variable to set', async () => {
+    for (const [operationId, path] of [
+      ['getMarket', '/v1/market'],
+      ['getMarketChart', '/v1/market/chart'],
+      ['getMarketChart', '/v1/market/chart?days=30&vsCurrency=usd'],
+    ] as const) {
+      const r = await get(operationId, path);
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBeNull();
+      expect(r.body).toMatchObject({ ok: false, error: MARKET_NOT_CONFIGURED, meta: expect.any(Object) });
+      expect(r.body.error).toMatch(
+        /no market-data provider is configured on this server.*MARKET_PROVIDER_URL/,
+      );
+    }
+    // A bad window is still the caller's mistake first.
+    expect((await get('getMarketChart', '/v1/market/chart?days=2')).status).toBe(400);
+  });
+
+  it('the earlier demo data is gone, never served; analytics says nothing is configured', async () => {
+    const a = (await get('getMarketAnalytics', '/v1/analytics/market')).body.market;
+    expect(a).toMatchObject({
+      configured: false,
+      provider: null,
+      coin: null,
+      demo: null,
+      vsCurrencies: [],
+      stale: null,
+      snapshots: { count: 0, oldest: null, newest: null },
+      charts: [],
+      lastSuccessAt: null,
+      lastError: null,
+      providerReachable: null,
+      consecutiveFailures: 0,
+      nextAttemptAt: null,
+    });
+  });
+
+  it('/v1/status reports no market and does not count it as degraded', async () => {
+    const s = (await get('getStatus', '/v1/status')).body.status;
+    expect(s.market).toBeNull();
+    expect(s.degraded).not.toContain('market');
+  });
+
+  it('the SDK throws the message at once, without retrying a 503 that carries no Retry-After', async () => {
+    let requests = 0;
+    const client = createExplorerClient({
+      baseUrl: 'http://127.0.0.1',
+      fetch: async (input, init) => {
+        requests++;
+        return api.handle(new Request(input, init));
+      },
+    });
+    const err = await client.market.get().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExplorerApiError);
+    expect(err).toMatchObject({
+      status: 503,
+      retryAfter: null,
+      retryable: false,
+      message: MARKET_NOT_CONFIGURED,
+    });
+    expect(requests).toBe(1);
+  });
+
+  it('a refresher started later (a provider configured) replaces the record at once', async () => {
+    const fake = await startFakeMarketProvider(COIN);
+    const refresher = createMarketRefresher({
+      sql: f.db.sql,
+      provider: createCoinGeckoProvider({ baseUrl: fake.url, coin: COIN }),
+      vsCurrencies: ['usd'],
+      intervalMs: INTERVAL,
+      clock: () => now,
+    });
+    try {
+      await refresher.start();
+      const served = await waitFor('the configured provider’s data', async () => {
+        const r = await get('getMarket', '/v1/market');
+        return r.status === 200 ? r.body.market : null;
+      });
+      expect(served).toMatchObject({ provider: 'coingecko', coin: COIN, demo: false });
+      expect((await get('getMarketAnalytics', '/v1/analytics/market')).body.market.configured).toBe(true);
+    } finally {
+      await refresher.stop();
+      await fake.close();
+    }
   });
 });

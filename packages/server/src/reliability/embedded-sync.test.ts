@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from '@explorer/testing';
+import { getJson, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess } from '../test-support/processes.js';
 
@@ -20,6 +20,9 @@ interface LogLine {
   blocksPerSecond?: number;
   txPerSecond?: number;
   etaSeconds?: number | null;
+  percent?: number;
+  startedAt?: string;
+  updatedAt?: string;
 }
 
 const lines = (out: string): LogLine[] =>
@@ -56,6 +59,28 @@ describe.skipIf(reason !== null)('an embedded initial sync (built server, PGlite
       }
       expect(second!.height).toBeGreaterThan(first!.height!);
       expect(second!.etaSeconds).toBeGreaterThan(0);
+
+      // /v1/status says the same while the sync runs: the figures of a line the indexer logged.
+      const url = server.match[1]!;
+      const indexer = await waitFor('/v1/status to show the progress', async () => {
+        const s = (await getJson(`${url}/v1/status`)).body?.status?.indexer;
+        return s?.progress ? s : null;
+      });
+      expect(indexer.state).toBe('syncing');
+      const line = await waitFor('the log line of that report', async () =>
+        progress().find((l) => l.updatedAt === indexer.progress.updatedAt),
+      );
+      expect(indexer.progress).toEqual({
+        height: line.height,
+        nodeHeight: 3000,
+        percent: line.percent,
+        blocksPerSecond: line.blocksPerSecond,
+        txPerSecond: line.txPerSecond,
+        etaSeconds: line.etaSeconds,
+        startedAt: line.startedAt,
+        updatedAt: line.updatedAt,
+      });
+      expect(indexer.tipHeight).toBeGreaterThanOrEqual(line.height!);
 
       const exited = new Promise<number | null>((resolve) =>
         server.proc.once('exit', (code) => resolve(code)),

@@ -4,7 +4,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pgSkipReason, scratchDatabase } from '@explorer/testing';
+import {
+  type FakeMarketProvider,
+  pgSkipReason,
+  scratchDatabase,
+  startFakeMarketProvider,
+  waitFor,
+} from '@explorer/testing';
 import autocannon from 'autocannon';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess } from '../test-support/processes.js';
@@ -96,8 +102,10 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
   const procs: ChildProcess[] = [];
   const dirs: string[] = [];
   let dropDatabase: (() => Promise<void>) | null = null;
+  let market: FakeMarketProvider | null = null;
   afterAll(async () => {
     for (const p of procs) p.kill('SIGKILL');
+    await market?.close();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
     await dropDatabase?.();
   });
@@ -129,6 +137,9 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
     procs.push(devnet.proc);
     const node = JSON.parse(devnet.match[1]!) as { url: string; poolsFile: string; labelsFile: string };
 
+    // Beside a node, market data comes from a configured provider (a local stand-in here).
+    market = await startFakeMarketProvider('loadcoin');
+
     // A database of its own, so the server runs exactly as deployed.
     const database = await scratchDatabase(process.env.TEST_DATABASE_URL!, 'load');
     dropDatabase = database.drop;
@@ -140,6 +151,8 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
         NODE_RPC_URL: node.url,
         POOLS_FILE: node.poolsFile,
         LABELS_FILE: node.labelsFile,
+        MARKET_PROVIDER_URL: market.url,
+        MARKET_COIN_ID: 'loadcoin',
         RATE_LIMIT_ENABLED: 'false',
         LOG_LEVEL: 'silent',
         INDEXER_POLL_MS: '200',
@@ -158,6 +171,8 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
       if (s.status?.indexer?.state === 'synced') break;
       await new Promise((r) => setTimeout(r, 200));
     }
+    // The market cache answers once the refresher's first fetch is in (before it, /v1/market is a 503).
+    await waitFor('the first market data', async () => (await get('/v1/market')).ok === true);
 
     // Samples from the chain itself, drawn afresh for every request so that the load does not ask for the same
     // few pages over and over; some vanish in reorgs, which answer 404, never 5xx.
