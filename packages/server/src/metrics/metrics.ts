@@ -304,6 +304,9 @@ export function createMetrics(opts: MetricsOptions): Metrics {
     labelNames: ['outcome'],
     registers: register,
   });
+  // Each outcome from zero, so that the first failure shows in rate() and increase().
+  for (const outcome of ['delivered', 'retry', 'failed'] satisfies WebhookAttemptOutcome[])
+    deliveries.inc({ outcome }, 0);
   scraped(
     'explorer_webhook_outbox_depth',
     'Webhook deliveries waiting for an attempt (pending).',
