@@ -18,6 +18,9 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 900_000,
     pool: 'forks',
+    // Servers the tests start as child processes inherit this: without it every one would try the default
+    // metrics port (9464) and all but the first would warn. Tests of the metrics set METRICS_PORT themselves.
+    env: { METRICS_PORT: 'off' },
     // One worker per core: the suite mostly waits on PostgreSQL, child processes and sockets (a run with one
     // worker, vitest's default on two cores, kept the machine about half idle).
     maxWorkers: Math.max(2, availableParallelism()),

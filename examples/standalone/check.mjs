@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Checks the deployment files without running them (no container engine or systemd needed):
 // compose.yaml and the two systemd units have the pieces the deployment relies on, and every environment
-// variable they or .env.example set is a documented setting in docs/configuration.md.
+// variable they or .env.example set is a documented setting in docs/configuration.md, and the two units'
+// metrics listeners get a port each.
 //
 //   node examples/standalone/check.mjs      # prints what it checked; exits 1 with the problems otherwise
 import { readFileSync } from 'node:fs';
@@ -176,6 +177,7 @@ export function checkDeployment(dir = here) {
 
   // systemd units
   const units = { 'explorer-api.service': 'start --no-index', 'explorer-indexer.service': 'index' };
+  const metricsPorts = {};
   for (const [file, command] of Object.entries(units)) {
     let unit;
     try {
@@ -201,11 +203,18 @@ export function checkDeployment(dir = here) {
       problems.push(`${file}: MemoryDenyWriteExecute breaks Node's JIT`);
     for (const assignment of service.Environment ?? []) {
       for (const m of assignment.matchAll(/(?:^|\s)"?([A-Z][A-Z0-9_]*)=/g)) requireDocumented(m[1], file);
+      const port = /(?:^|\s)"?METRICS_PORT=([^\s"]+)/.exec(assignment);
+      if (port) metricsPorts[file] = port[1];
     }
     if (unit.Install?.WantedBy?.[0] !== 'multi-user.target')
       problems.push(`${file}: not wanted by multi-user.target`);
     checked.push(`${file}: runs explorer-server ${command}, EnvironmentFile, Restart=on-failure, hardened`);
   }
+  // The API and the indexer may share a host: each needs a metrics port of its own (default 9464).
+  const [apiPort, indexerPort] = Object.keys(units).map((file) => metricsPorts[file] ?? '9464');
+  if (apiPort === indexerPort && apiPort !== 'off' && apiPort !== '0')
+    problems.push(`the units give both processes METRICS_PORT ${apiPort}; on one host the second gets none`);
+  else checked.push(`units: metrics on ports ${apiPort} (API) and ${indexerPort} (indexer)`);
   return { problems, checked };
 }
 

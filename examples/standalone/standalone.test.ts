@@ -51,7 +51,9 @@ describe('standalone deployment files', () => {
       if (name === 'compose.yaml')
         return text.replace("- \"fetch('http://127.0.0.1:3000/v1/status')", '- "true');
       if (name === 'explorer-api.service') return text.replace('NoNewPrivileges=yes\n', '');
-      return text.replace('explorer-server index', 'explorer-server start');
+      return text
+        .replace('explorer-server index', 'explorer-server start')
+        .replace('METRICS_PORT=9465', 'METRICS_PORT=9464');
     });
     const { problems } = checkDeployment(dir);
     expect(problems).toEqual(
@@ -60,6 +62,7 @@ describe('standalone deployment files', () => {
         'compose.yaml: api-1 has no /v1/status healthcheck',
         'explorer-api.service: NoNewPrivileges is not yes',
         'explorer-indexer.service: ExecStart should run "explorer-server index"',
+        'the units give both processes METRICS_PORT 9464; on one host the second gets none',
       ]),
     );
   });

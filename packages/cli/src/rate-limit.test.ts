@@ -57,6 +57,7 @@ describe('explorer --all against a server with a tiny anonymous rate limit (PGli
     const config = loadConfig({
       EXPLORER_DATA_DIR: dataDir,
       PORT: '0',
+      METRICS_PORT: 'off',
       DEVNET_BLOCKS: String(BLOCKS),
       DEVNET_INTERVAL_MS: '0',
       INDEXER_POLL_MS: '50',

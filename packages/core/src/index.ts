@@ -1,5 +1,6 @@
 export * from './access/index.js';
 export {
+  type AnswerFacts,
   type ApiAnswer,
   type ApiDeps,
   type Authenticator,

@@ -12,6 +12,7 @@ export { createPgliteSql, type PgliteOptions } from './drivers/pglite.js';
 export { chainIdentity } from './mappers.js';
 export { type MigrateResult, migrate } from './migrate.js';
 export { type Migration, migrations } from './migrations/index.js';
+export { observeSql, type QueryObserver, UNNAMED_QUERY } from './observe.js';
 export { type DatabaseConfig, openDatabase } from './open.js';
 export { type BulkColumn, bulkInsert } from './queries/bulk.js';
 export { canonicalDump, checkInvariants, type InvariantViolation } from './queries/checks.js';
@@ -46,6 +47,7 @@ export {
   type ClaimedDelivery,
   type CreatedWebhook,
   claimDueDeliveries,
+  countPendingDeliveries,
   type DeliveryListing,
   type DeliveryStatus,
   generateWebhookSecret,
@@ -66,6 +68,7 @@ export {
   amountText,
   DatabaseError,
   type Int8,
+  type PoolStats,
   parseInt8,
   type Row,
   type Sql,

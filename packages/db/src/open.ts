@@ -3,6 +3,7 @@ import { lockDirectory } from './dir-lock.js';
 import { createPgSql } from './drivers/pg.js';
 import { createPgliteSql } from './drivers/pglite.js';
 import { migrate } from './migrate.js';
+import { observeSql, type QueryObserver } from './observe.js';
 import type { Sql } from './sql.js';
 
 /** How to reach the database: a PostgreSQL URL, or the embedded PGlite directory. */
@@ -25,6 +26,8 @@ export interface DatabaseConfig {
   applicationName?: string;
   /** Named prepared statements on PostgreSQL (default true); see PgOptions. */
   preparedStatements?: boolean;
+  /** Told how long each statement took, by query name (metrics); see observeSql. */
+  onQuery?: QueryObserver;
 }
 
 /**
@@ -55,6 +58,7 @@ export async function openDatabase(config: DatabaseConfig = {}): Promise<Sql> {
       },
     };
   }
+  if (config.onQuery) sql = observeSql(sql, config.onQuery);
   if (config.migrate !== false) {
     try {
       if (config.schema)

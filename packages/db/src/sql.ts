@@ -22,6 +22,11 @@ export interface Sql {
   /** Releases the connections (or closes the embedded database). */
   close(): Promise<void>;
   /**
+   * The pool's connections now: open ones, idle ones, and callers waiting for one (node-postgres); absent
+   * where there is no pool (PGlite runs one statement at a time in this process).
+   */
+  poolStats?(): PoolStats;
+  /**
    * Appends rows to a table with `COPY … FROM STDIN`, where the driver supports it (node-postgres); values
    * are strings, numbers, booleans, null or Uint8Array, in `columns` order. Bulk inserts use it when present.
    */
@@ -31,6 +36,15 @@ export interface Sql {
     rows: readonly (readonly unknown[])[],
     name?: string,
   ): Promise<void>;
+}
+
+/** A connection pool's state at one moment. */
+export interface PoolStats {
+  /** Connections open (in use and idle). */
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
 }
 
 /** A held advisory lock. */

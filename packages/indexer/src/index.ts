@@ -1,9 +1,11 @@
 export * from './chains/index.js';
 export {
   createIndexer,
+  INDEXER_STATES,
   type Indexer,
   type IndexerEventOptions,
   IndexerLockedError,
+  type IndexerObserver,
   type IndexerOptions,
   type IndexerState,
   type IndexerStatus,

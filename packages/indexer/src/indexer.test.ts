@@ -34,6 +34,8 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
   let node: NodeClient;
   let db: TestDatabase;
   let indexer: Indexer;
+  /** What the indexer told its metrics hook. */
+  const told = { blocks: 0, txs: 0, reorgs: [] as number[] };
   let definitions: Definitions;
 
   beforeAll(async () => {
@@ -44,7 +46,20 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
     definitions = definitionsOf(devnet);
     db = await openTestDatabase(driver);
     // Small batches, so a sync spans many transactions and the batch boundaries get exercised.
-    indexer = createIndexer({ sql: db.sql, node, definitions, batchTxTarget: 200, maxReorgDepth: 12 });
+    indexer = createIndexer({
+      sql: db.sql,
+      node,
+      definitions,
+      batchTxTarget: 200,
+      maxReorgDepth: 12,
+      observe: {
+        committed: (blocks, txs) => {
+          told.blocks += blocks;
+          told.txs += txs;
+        },
+        reorg: (depth) => told.reorgs.push(depth),
+      },
+    });
   });
   afterAll(async () => {
     await indexer?.stop();
@@ -55,6 +70,11 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
   it('syncs to the tip with every invariant holding', async () => {
     const r = await indexer.syncOnce();
     expect(r.applied).toBe(devnet.height() + 1);
+    // What the metrics count: every block written, and the transactions in them.
+    expect(told.blocks).toBe(devnet.height() + 1);
+    expect(told.txs).toBe(
+      Number((await db.sql.query<{ n: number }>('SELECT count(*)::int4 AS n FROM txs'))[0]!.n),
+    );
     expect(indexer.status()).toMatchObject({
       state: 'synced',
       tipHeight: devnet.height(),
@@ -109,6 +129,7 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
       expect(await checkInvariants(db.sql)).toEqual([]);
     }
     expect(await canonicalDump(db.sql)).toEqual(await freshDump(driver, node, definitions));
+    expect(told.reorgs).toEqual([1, 10, 8, 4]);
   });
 
   it('follows a restarted node that regenerated its history: the live tail replaced by a shorter one paying the same addresses', async () => {

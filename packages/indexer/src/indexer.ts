@@ -28,17 +28,21 @@ import { type NodeClient, NodeUnavailableError } from './node-client.js';
 import type { Definitions, DefinitionsInput } from './pools.js';
 import { sleep } from './sleep.js';
 
+/** Every state the indexer can be in. */
+export const INDEXER_STATES = [
+  'starting',
+  'syncing',
+  'synced',
+  'node-unreachable',
+  'database-unreachable',
+  'reorg-too-deep',
+  'wrong-chain',
+  'error',
+  'stopped',
+] as const;
+
 /** What the indexer is doing, as /v1/status reports it. */
-export type IndexerState =
-  | 'starting'
-  | 'syncing'
-  | 'synced'
-  | 'node-unreachable'
-  | 'database-unreachable'
-  | 'reorg-too-deep'
-  | 'wrong-chain'
-  | 'error'
-  | 'stopped';
+export type IndexerState = (typeof INDEXER_STATES)[number];
 
 /** A snapshot of the indexer. */
 export interface IndexerStatus {
@@ -89,6 +93,16 @@ export interface IndexerOptions {
   progressIntervalMs?: number;
   /** The live events the indexer records (block, address, reorg) and who hears of them once committed. */
   events?: IndexerEventOptions;
+  /** Told what the indexer committed (metrics). */
+  observe?: IndexerObserver;
+}
+
+/** Told what the indexer committed, as it commits it. */
+export interface IndexerObserver {
+  /** A batch of `blocks` blocks holding `txs` transactions was written. */
+  committed?(blocks: number, txs: number): void;
+  /** A reorganisation was rolled back: `depth` blocks were removed. */
+  reorg?(depth: number): void;
 }
 
 /** How the indexer records live events. */
@@ -410,6 +424,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           // Every block the reorg event names follows as a `block` event, however far below the tip it is.
           announceThrough = Math.max(announceThrough ?? -1, fork + added.length);
           rolledBack += r.removedBlocks;
+          opts.observe?.reorg?.(r.removedBlocks);
           status.tipHeight = r.newTip.height;
           status.tipHash = r.newTip.hash;
           status.reorgs += 1;
@@ -451,6 +466,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           announce(events);
           ingest.committed(p.seq);
           applied += p.last.height - p.parent.height;
+          opts.observe?.committed?.(p.last.height - p.parent.height, p.txCount);
           status.tipHeight = p.last.height;
           status.tipHash = p.last.hash;
           status.lag = Math.max(0, nodeHeight - p.last.height);

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { clientAddress } from './client-address.js';
 import { createDocsPage } from './docs-page.js';
 import { compression } from './middleware/compression.js';
+import { apiAnswered, type HttpMetricsSink, httpMetrics } from './middleware/http-metrics.js';
 import { rateLimitHeaders } from './middleware/rate-limit-headers.js';
 import { requestBounds } from './middleware/request-bounds.js';
 import { requestLog } from './middleware/request-log.js';
@@ -41,6 +42,8 @@ export interface ServerAppDeps {
   rateLimiter?: RateLimiter | null;
   /** Longest request path and query in bytes; longer gets 414 (default 2,048). */
   maxUrlLength?: number;
+  /** Where each request is counted (the process's metrics); absent: nothing is counted. */
+  metrics?: HttpMetricsSink | null;
 }
 
 /**
@@ -52,7 +55,9 @@ export function createServerApp(deps: ServerAppDeps): Hono {
   const info = deps.info ?? { name: 'explorer', version: SERVER_VERSION };
   const trustProxy = deps.trustProxy ?? false;
   const app = new Hono();
+  const metrics = deps.metrics ?? null;
 
+  if (metrics) app.use(httpMetrics(metrics));
   app.use(requestLog({ log: deps.log }));
   app.use(timing());
   app.use(compression({ threshold: deps.compressThreshold ?? 1024 }));
@@ -87,6 +92,7 @@ export function createServerApp(deps: ServerAppDeps): Hono {
       clientAddress: clientAddress(c, { trustProxy }),
       // A slow event-stream consumer is cut at the socket: its queued bytes are dropped, not written.
       cutConnection: () => (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing?.destroy(),
+      answered: metrics ? apiAnswered(c, metrics) : undefined,
     };
     if (!deps.api.answer) return deps.api.handle(c.req.raw, options);
     return respondWith(c, await deps.api.answer(c.req.raw, options));

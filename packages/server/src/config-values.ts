@@ -48,6 +48,15 @@ export const int = (min: number, max = MAX): ValueKind<number> => {
   });
 };
 
+/** A TCP port (`0` for a free one), or `off` for none. */
+export const portOrOff: ValueKind<number | null> = kind('integer 0–65535, or `off`', (raw) => {
+  const v = raw.trim().toLowerCase();
+  if (v === 'off') return null;
+  const n = /^\d{1,5}$/.test(v) ? Number(v) : Number.NaN;
+  if (!(n <= 65_535)) throw new Invalid(`must be off or a port from 0 to 65535 (got ${quote(raw)})`);
+  return n;
+});
+
 /** Any text but blank, trimmed. It is never echoed in a message, so secrets may be text. */
 export const text: ValueKind<string> = kind('', (raw) => {
   const v = raw.trim();

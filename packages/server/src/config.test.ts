@@ -229,6 +229,25 @@ describe('loadConfig: access and bounds', () => {
   });
 });
 
+describe('metrics settings', () => {
+  it('listen on 127.0.0.1:9464 by default; METRICS_PORT=off turns them off, 0 picks a free port', () => {
+    expect(loadConfig({})).toMatchObject({ metricsPort: 9464, metricsHost: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: 'off' }).metricsPort).toBeNull();
+    expect(loadConfig({ METRICS_PORT: ' OFF ' }).metricsPort).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' })).toMatchObject({
+      metricsPort: 0,
+      metricsHost: '0.0.0.0',
+    });
+    expect(fails({ METRICS_PORT: 'no' })).toBe(
+      'config: METRICS_PORT must be off or a port from 0 to 65535 (got "no")',
+    );
+    expect(fails({ METRICS_PORT: '65536' })).toBe(
+      'config: METRICS_PORT must be off or a port from 0 to 65535 (got "65536")',
+    );
+    expect(fails({ METRICS_HOST: ' ' })).toBe('config: METRICS_HOST must not be empty');
+  });
+});
+
 describe('webhook settings', () => {
   it('have the documented defaults, read the environment, and keep the lease longer than the timeout', () => {
     expect(loadConfig({})).toMatchObject({

@@ -5,6 +5,7 @@ import {
   int,
   matching,
   oneOf,
+  portOrOff,
   quote,
   text,
   tierLimits,
@@ -484,6 +485,23 @@ const settings = z.object({
     env: 'WEBHOOK_CONCURRENCY',
     default: 8,
     description: 'webhook deliveries in flight at once',
+  }),
+  metricsPort: setting(portOrOff, {
+    env: 'METRICS_PORT',
+    default: 9464,
+    description:
+      'port of the Prometheus `/metrics` listener, apart from the API’s; `0` picks a free one, `off` turns metrics off',
+    details:
+      'The log names the port. One that cannot be bound is logged once and costs only the metrics; two ' +
+      'processes on one host need a port each. See [operations](operations.md#metrics)',
+  }),
+  metricsHost: setting(text, {
+    env: 'METRICS_HOST',
+    default: '127.0.0.1',
+    description: 'address the `/metrics` listener binds to',
+    details:
+      'A private interface (or `0.0.0.0` inside a container) for a Prometheus on another host, never a ' +
+      'public one',
   }),
   index: setting(bool, {
     flag: '--no-index',

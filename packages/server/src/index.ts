@@ -15,7 +15,19 @@ export {
 } from './config.js';
 export { unknownVariables } from './config-unknown.js';
 export { createLogger, LOG_LEVELS, type LoggerOptions, type LogLevel, type LogStream } from './logger.js';
+export {
+  createMetrics,
+  type MetricSources,
+  type Metrics,
+  type MetricsAddress,
+  type MetricsListener,
+  type MetricsOptions,
+  type RequestFacts,
+  serveMetrics,
+  UNMATCHED_ROUTE,
+} from './metrics/index.js';
 export { acceptsGzip, type CompressionOptions, compression } from './middleware/compression.js';
+export { apiAnswered, type HttpMetricsSink, httpMetrics } from './middleware/http-metrics.js';
 export { type RateLimitHeadersOptions, rateLimitHeaders } from './middleware/rate-limit-headers.js';
 export { type RequestBoundsOptions, requestBounds } from './middleware/request-bounds.js';
 export { loggablePath, type RequestLogOptions, requestLog } from './middleware/request-log.js';
@@ -39,6 +51,7 @@ export {
   signWebhookPayload,
   type VerifyWebhookOptions,
   verifyWebhookSignature,
+  type WebhookAttemptOutcome,
   type WebhookWorker,
   type WebhookWorkerOptions,
 } from './webhooks/index.js';

@@ -136,7 +136,9 @@ describe('the packed packages, installed with npm alone as the documentation say
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) =>
-        !/^(EXPLORER_|DATABASE_|NODE_RPC_|PORT$|HOST$|DEVNET_|RATE_LIMIT_|REDIS_|LOG_LEVEL$|npm_)/i.test(k),
+        !/^(EXPLORER_|DATABASE_|NODE_RPC_|PORT$|HOST$|DEVNET_|RATE_LIMIT_|REDIS_|LOG_LEVEL$|METRICS_|npm_)/i.test(
+          k,
+        ),
     ),
   );
   /** What the `@explorer` scope's registry was asked: must stay empty. */
@@ -314,7 +316,13 @@ describe('the packed packages, installed with npm alone as the documentation say
     expect(cliVersion.stdout.trim()).toBe(version);
     const started = await startProcess(
       ['start', '--port', '0', '--data-dir', dataDir],
-      { ...env, DEVNET_BLOCKS: String(BLOCKS), DEVNET_INTERVAL_MS: '0', LOG_LEVEL: 'warn' },
+      {
+        ...env,
+        DEVNET_BLOCKS: String(BLOCKS),
+        DEVNET_INTERVAL_MS: '0',
+        LOG_LEVEL: 'warn',
+        METRICS_PORT: '0',
+      },
       /listening on (http:\/\/\S+)/,
       { command: bin('explorer-server'), cwd: work, replaceEnv: true },
     );

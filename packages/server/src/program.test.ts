@@ -100,7 +100,7 @@ describe('explorer-server', () => {
 
 describe('explorer-server start', () => {
   it('prints the URL, serves, and on SIGTERM closes everything and exits 0', async () => {
-    const env = { LOG_LEVEL: 'silent', DEVNET_BLOCKS: '5', DEVNET_INTERVAL_MS: '0' };
+    const env = { LOG_LEVEL: 'silent', DEVNET_BLOCKS: '5', DEVNET_INTERVAL_MS: '0', METRICS_PORT: 'off' };
     const started = await run(['start', '--port', '0', '--data-dir', join(dataDir, 'start')], env);
     expect(started.err).toEqual([]);
     expect(started.out).toHaveLength(1);

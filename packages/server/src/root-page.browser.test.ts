@@ -24,6 +24,7 @@ describe.skipIf(!hasChromium)('the front door in Chromium, on a running explorer
     const config = loadConfig({
       EXPLORER_DATA_DIR: dataDir,
       PORT: '0',
+      METRICS_PORT: 'off',
       DEVNET_BLOCKS: String(BLOCKS),
       DEVNET_INTERVAL_MS: '0',
       INDEXER_POLL_MS: '50',

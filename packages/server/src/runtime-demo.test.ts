@@ -24,7 +24,12 @@ describe('the devnet in the server', () => {
     // A deployment: a node of its own (here an API-only process, which never calls it at start).
     const deployed = await createRuntime(
       loadConfig(
-        { EXPLORER_DATA_DIR: join(root, 'a'), NODE_RPC_URL: 'http://u:p@127.0.0.1:9', PORT: '0' },
+        {
+          EXPLORER_DATA_DIR: join(root, 'a'),
+          NODE_RPC_URL: 'http://u:p@127.0.0.1:9',
+          PORT: '0',
+          METRICS_PORT: 'off',
+        },
         { index: false },
       ),
       { log, http: false },
@@ -38,6 +43,7 @@ describe('the devnet in the server', () => {
         DEVNET_BLOCKS: '3',
         DEVNET_INTERVAL_MS: '0',
         PORT: '0',
+        METRICS_PORT: 'off',
       }),
       { log, http: false },
     );

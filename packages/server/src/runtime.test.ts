@@ -17,6 +17,7 @@ function config(extra: Record<string, string> = {}) {
   return loadConfig({
     EXPLORER_DATA_DIR: dataDir,
     PORT: '0',
+    METRICS_PORT: 'off',
     DEVNET_BLOCKS: '30',
     INDEXER_POLL_MS: '50',
     MEMPOOL_POLL_MS: '100',
@@ -100,7 +101,12 @@ describe('createRuntime (embedded PGlite + devnet)', () => {
       const port = new URL(holder.url!).port;
       await expect(
         createRuntime(
-          loadConfig({ EXPLORER_DATA_DIR: join(dataDir, 'other'), PORT: port, DEVNET_BLOCKS: '5' }),
+          loadConfig({
+            EXPLORER_DATA_DIR: join(dataDir, 'other'),
+            PORT: port,
+            DEVNET_BLOCKS: '5',
+            METRICS_PORT: 'off',
+          }),
           {
             log,
           },

@@ -44,9 +44,11 @@ import type { DevnetChain } from './devnet-chain.js';
 import { createEventHub } from './events/hub.js';
 import { attachWebSocket } from './events/websocket.js';
 import { createLogger } from './logger.js';
+import { createMetrics, type Metrics, serveMetrics } from './metrics/index.js';
 import { createNodeAdapter, type NodeAdapter } from './node-adapter.js';
 import { connectRedis, type RedisLink } from './redis.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
+import { SERVER_VERSION } from './version.js';
 import { createWebhookWorker } from './webhooks/worker.js';
 
 /** What a runtime serves; close() releases everything it opened. */
@@ -55,6 +57,8 @@ export interface Runtime {
   url: string | null;
   /** A human summary of the backing pieces, e.g. `PGlite at ./.explorer, devnet node`. */
   summary: string;
+  /** Where Prometheus scrapes this process (`http://127.0.0.1:9464/metrics`); null when metrics are off or unbound. */
+  metricsUrl: string | null;
   /** Stops accepting, lets in-flight requests finish (bounded), stops the indexer and devnet, closes the database. */
   close(): Promise<void>;
 }
@@ -321,12 +325,21 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       closers.push(() => lock.release());
     }
     listener = http ? await bindHttp(config, log, drainMs) : null;
+    // Metrics are served on a listener of their own; one that cannot bind only costs the metrics (logged).
+    const metrics: Metrics | null =
+      config.metricsPort === null ? null : createMetrics({ version: SERVER_VERSION });
+    const metricsListener = metrics
+      ? await serveMetrics(metrics.registry, { host: config.metricsHost, port: config.metricsPort! }, log)
+      : null;
+    if (metricsListener) beforeHttp.push(() => metricsListener.close());
+    const metricsUrl = metricsListener?.url ?? null;
     const dbOptions = {
       poolSize: config.dbPoolSize,
       statementTimeoutMs: config.dbStatementTimeoutMs,
       connectionTimeoutMs: config.dbConnectTimeoutMs,
       applicationName: 'explorer-server',
       preparedStatements: config.dbPreparedStatements,
+      onQuery: metrics?.onQuery,
     };
     const sql: Sql = await openDatabase({
       ...dbOptions,
@@ -334,10 +347,13 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       dataDir: config.dataDir,
     });
     closers.push(() => sql.close());
+    metrics?.watchPool('primary', sql);
+    metrics?.watch({ sql });
     let readSql = sql;
     if (config.databaseReadUrl) {
       const replica = await openDatabase({ ...dbOptions, url: config.databaseReadUrl, migrate: false });
       closers.push(() => replica.close());
+      metrics?.watchPool('replica', replica);
       readSql = replica;
     }
 
@@ -390,8 +406,10 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
           applicationName: 'explorer-indexer',
           preparedStatements: config.dbPreparedStatements,
           migrate: false,
+          onQuery: metrics?.onQuery,
         });
         closers.push(() => writeSql.close());
+        metrics?.watchPool('writer', writeSql);
       }
       if (demo && chain)
         await demo.reconcileWithDevnet(writeSql, chain.devnet, log, { retain: config.eventsRetain });
@@ -408,6 +426,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         // transactions let the API's reads (and a Ctrl-C) in between them while a sync runs.
         ...(writeSql.driver === 'pglite' ? EMBEDDED_SYNC_BATCH : {}),
         events: { onEvents: publishEvents, retain: config.eventsRetain },
+        observe: metrics?.indexer,
       });
       await started.start();
       indexer = started;
@@ -456,6 +475,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         maxAgeMs: config.webhookMaxAgeHours * 3_600_000,
         leaseMs: config.webhookLeaseMs,
         concurrency: config.webhookConcurrency,
+        onAttempt: metrics ? (outcome) => metrics.webhookAttempt(outcome) : undefined,
       });
       eventListeners.push(() => webhooks.wake());
       webhooks.start();
@@ -473,7 +493,10 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
     ].join(', ');
 
     if (!listener) {
-      return { url: null, summary, close: closeAll };
+      // The indexer's state, the mempool and the outbox as the database holds them (the indexer's own state
+      // while the database cannot be read).
+      metrics?.watch({ store: withLocalIndexer(createSqlStore(sql), indexer) });
+      return { url: null, summary, metricsUrl, close: closeAll };
     }
 
     const node: NodeAdapter | null = nodeOptions ? createNodeAdapter(nodeOptions) : null;
@@ -496,6 +519,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       redis: subscriber
         ? { client: subscriber.client, channel: config.eventsChannel, lastError: subscriber.lastError }
         : null,
+      observe: metrics?.events,
     });
     await hub.start();
     eventListeners.push((events) => hub.receive(events));
@@ -505,13 +529,18 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
     // Keys are read from the primary: a replica could still serve a key revoked a moment ago.
     const access = await createAccess(config, sql, log);
     closers.push(() => access.close());
+    const rateLimiter =
+      access.rateLimiter && metrics
+        ? metrics.countRefusals(access.rateLimiter, config.rateLimitTiers)
+        : access.rateLimiter;
     const eventLimits = {
       ...DEFAULT_EVENT_LIMITS,
       maxConnections: { anonymous: config.eventsMaxStreamsAnon, key: config.eventsMaxStreamsKey },
       maxQueueBytes: config.eventsMaxQueueKb * 1024,
     };
+    const store = withLocalIndexer(createSqlStore(readSql), indexer);
     const api = createExplorerApi({
-      store: withLocalIndexer(createSqlStore(readSql), indexer),
+      store,
       routes: v1Routes,
       node,
       config: {
@@ -524,7 +553,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       },
       events: hub,
       authenticate: access.authenticate,
-      rateLimiter: access.rateLimiter ?? undefined,
+      rateLimiter: rateLimiter ?? undefined,
       onError: (err, where) => log.error({ ...where, err }, 'request failed'),
     });
     const app = createServerApp({
@@ -533,9 +562,11 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       // Only a configured public address: the bound one (0.0.0.0, say) is no address for a client.
       publicBaseUrl: config.publicBaseUrl ? baseUrl : undefined,
       trustProxy: config.trustProxy,
-      rateLimiter: access.rateLimiter,
+      rateLimiter,
       maxUrlLength: config.maxUrlLength,
+      metrics,
     });
+    metrics?.watch({ store, api, events: hub });
     listener.serve((req, env) => app.fetch(req, env as never));
     const sockets = attachWebSocket(listener.server, {
       admit: api.admitEvents,
@@ -547,7 +578,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
     beforeHttp.push(() => sockets.close());
 
     const host = listener.info.address.includes(':') ? `[${listener.info.address}]` : listener.info.address;
-    return { url: `http://${host}:${listener.info.port}`, summary, close: closeAll };
+    return { url: `http://${host}:${listener.info.port}`, summary, metricsUrl, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;

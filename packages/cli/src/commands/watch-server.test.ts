@@ -98,6 +98,7 @@ describe('SDK subscriptions and explorer watch against the real /v1/events (PGli
     const config = loadConfig({
       EXPLORER_DATA_DIR: dataDir,
       PORT: '0',
+      METRICS_PORT: 'off',
       DEVNET_BLOCKS: String(BLOCKS),
       DEVNET_TX_PER_BLOCK: '2',
       DEVNET_INTERVAL_MS: '150',

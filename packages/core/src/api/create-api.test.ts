@@ -313,6 +313,40 @@ describe('responses of chain-derived routes, shared per URL and indexed tip', ()
     expect(state.calls).toBe(4);
   });
 
+  it('tells a host which route answered, by its template, and whether from a cache', async () => {
+    const api = createExplorerApi({ store: blockStore().store, routes: v1Routes, clock: () => 1_000_000 });
+    const facts = async (path: string, method = 'GET') => {
+      const told: unknown[] = [];
+      const res = await api.handle(new Request(`http://x${path}`, { method }), {
+        answered: (f) => told.push(f),
+      });
+      expect(told).toHaveLength(1);
+      return { status: res.status, ...(told[0] as object) };
+    };
+    const route = '/v1/blocks/{heightOrHash}';
+    expect(await facts('/v1/blocks/5')).toEqual({ status: 200, route, cached: false, responseCache: 'miss' });
+    // Answered from the kept body before routing: the route is still named.
+    expect(await facts('/v1/blocks/5')).toEqual({ status: 200, route, cached: true, responseCache: 'hit' });
+    expect(await facts('/v1/blocks/99')).toEqual({
+      status: 404,
+      route,
+      cached: false,
+      responseCache: 'miss',
+    });
+    expect(await facts('/v1/blocks/5', 'POST')).toEqual({
+      status: 405,
+      route,
+      cached: false,
+      responseCache: null,
+    });
+    expect(await facts('/no/such/thing?x=1')).toEqual({
+      status: 404,
+      route: null,
+      cached: false,
+      responseCache: null,
+    });
+  });
+
   it('serves a kept body as the bytes and ETag a fresh rendering gives, with this request’s meta', async () => {
     const now = 1_000_000;
     const cachedApi = createExplorerApi({ store: blockStore().store, routes: v1Routes, clock: () => now });

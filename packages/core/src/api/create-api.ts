@@ -62,6 +62,21 @@ export interface HandleOptions {
    * errored, which hosts report as they report any failed body.
    */
   cutConnection?: () => void;
+  /** Told, once the answer is ready, what the host cannot read from it: which route answered, from a cache or not (metrics). */
+  answered?: (facts: AnswerFacts) => void;
+}
+
+/** What a host learns of one answer besides the answer itself (for its metrics). */
+export interface AnswerFacts {
+  /** The path template of the route the request named (`/v1/blocks/{heightOrHash}`); null when it named none. */
+  route: string | null;
+  /** The body came from a cache (`meta.cached`). */
+  cached: boolean;
+  /**
+   * What the response cache said when it was asked for this body: `hit` (a body rendered for the same URL at
+   * the same indexed tip, done or in flight) or `miss`; null when it was not asked (not a chain-derived body).
+   */
+  responseCache: 'hit' | 'miss' | null;
 }
 
 /** The explorer API as a Web-standard handler plus its typed pieces. */
@@ -76,6 +91,8 @@ export interface ExplorerApi {
   readonly routes: readonly AnyRoute[];
   /** The OpenAPI 3.1 document served at /v1/openapi.json. */
   openapi(): OpenApiDocument;
+  /** What the response cache holds now (entries, and bytes as it counts them); null when it is off. */
+  responseCacheSize(): { entries: number; bytes: number } | null;
   /**
    * Admits a live-event subscriber that is not an SSE request (the server's WebSocket): the request is
    * identified, counted and its query (`topics`, `addresses`, `lastEventId`) read as `/v1/events` reads it,
@@ -166,6 +183,30 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
    * so a cached body is served in one turn.
    */
   async function answer(request: Request, options: HandleOptions = {}): Promise<ApiAnswer> {
+    if (!options.answered) return answerWith(request, options, null);
+    const facts: AnswerFacts = { route: null, cached: false, responseCache: null };
+    const result = await answerWith(request, options, facts);
+    // Answers given before routing (a kept body, a refusal, a preflight) name their route here.
+    facts.route ??= routeTemplate(request.url);
+    options.answered(facts);
+    return result;
+  }
+
+  /** The path template of the route a URL names; null when none does. */
+  function routeTemplate(url: string): string | null {
+    try {
+      return router.match(requestTarget(url).pathname)?.route.path ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The answer, noting in `facts` (when given) what answer() reports of it. */
+  async function answerWith(
+    request: Request,
+    options: HandleOptions,
+    facts: AnswerFacts | null,
+  ): Promise<ApiAnswer> {
     const now = clock();
     const requestId = requestIdOf(request.headers);
     const method = request.method.toUpperCase();
@@ -194,9 +235,16 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       // A body kept under this key was rendered for this very URL: routed, validated and run already.
       const kept =
         key !== null && (method === 'GET' || method === 'HEAD') ? responses?.peek(key, now) : undefined;
-      if (kept) return renderedAnswer(request, reply, kept.value, successMeta(meta, true, tip));
+      if (kept) {
+        if (facts) {
+          facts.cached = true;
+          facts.responseCache = 'hit';
+        }
+        return renderedAnswer(request, reply, kept.value, successMeta(meta, true, tip));
+      }
       const { route, params } = findRoute(router, target.pathname, method);
       routeId = route.id;
+      if (facts) facts.route = route.path;
       // The meta the handler ran with, when this request ran it: its memos mark it cached.
       const ran: { meta?: Meta } = {};
       const run = (): Promise<RouteResult<unknown>> => {
@@ -234,6 +282,10 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       // A body another request rendered was cached; one this request rendered was if what it read was.
       const success = ran.meta ?? successMeta(meta, shared, tip);
       if (shared) success.cached = true;
+      if (facts) {
+        facts.cached = success.cached === true;
+        if (responses !== null && route.perTip && key !== null) facts.responseCache = shared ? 'hit' : 'miss';
+      }
       return renderedAnswer(request, reply, rendered, success);
     } catch (err) {
       const error = toApiError(err);
@@ -286,5 +338,6 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     config,
     routes: deps.routes,
     openapi,
+    responseCacheSize: () => (responses ? { entries: responses.size, bytes: responses.held } : null),
   };
 }

@@ -1,5 +1,6 @@
 export { type ApiAnswer, type HeaderRecord, toResponse } from './answer.js';
 export {
+  type AnswerFacts,
   type ApiDeps,
   createExplorerApi,
   defaultApiConfig,

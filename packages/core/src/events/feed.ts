@@ -16,7 +16,8 @@ export interface EventSink {
 
 /** A subscriber's hold on the feed; close() ends it (idempotent). */
 export interface EventSubscriptionHandle {
-  close(): void;
+  /** Ends the subscription; `slow-consumer` when its transport dropped it for reading too slowly (counted). */
+  close(reason?: 'slow-consumer'): void;
 }
 
 /** How the feed is doing, for /v1/status. */

@@ -37,11 +37,11 @@ export function eventStream(
   let keepAlive: ReturnType<typeof setInterval> | null = null;
   let ended = false;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const stop = () => {
+  const stop = (reason?: 'slow-consumer') => {
     ended = true;
     if (keepAlive) clearInterval(keepAlive);
     keepAlive = null;
-    handle?.close();
+    handle?.close(reason);
   };
   const push = (chunk: Uint8Array) => {
     if (ended) return;
@@ -50,7 +50,7 @@ export function eventStream(
       const reason = `the client read too slowly: more than ${limits.maxQueueBytes} bytes of events were waiting`;
       hooks.onDrop?.({ owner: request.owner, reason });
       controller.enqueue(sseFrame('close', { code: 'slow-consumer', reason }));
-      stop();
+      stop('slow-consumer');
       const t = setTimeout(
         () => (hooks.cut ? hooks.cut() : controller.error(new Error(reason))),
         CLOSE_GRACE_MS,

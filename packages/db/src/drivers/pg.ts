@@ -301,6 +301,7 @@ export function createPgSql(opts: PgOptions): Sql {
         },
       };
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

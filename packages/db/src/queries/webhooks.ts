@@ -294,6 +294,16 @@ export async function recordDeliveryAttempt(
   return row?.status ?? null;
 }
 
+/** Deliveries waiting for an attempt (the outbox): pending ones of every webhook, due or not. */
+export async function countPendingDeliveries(sql: Sql): Promise<number> {
+  const [row] = await sql.query<{ n: Int8 }>(
+    `SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'`,
+    [],
+    'webhooks.outbox-depth',
+  );
+  return Number(row?.n ?? 0);
+}
+
 interface DeliveryRow {
   id: Int8;
   webhook_id: string;

@@ -131,7 +131,14 @@ describe('a slow SSE consumer', () => {
   afterAll(async () => db?.drop());
 
   it('is dropped once its queue passes the bound, and the server’s memory stays within it (measured)', async () => {
-    const hub = createEventHub({ sql: db.sql, log: silentLogger, local: true, redis: null });
+    const told = { sent: 0, dropped: 0 };
+    const hub = createEventHub({
+      sql: db.sql,
+      log: silentLogger,
+      local: true,
+      redis: null,
+      observe: { sent: () => told.sent++, dropped: () => told.dropped++ },
+    });
     await hub.start();
     const maxQueueBytes = 256 * 1024;
     const served = await serveExplorer({
@@ -192,6 +199,9 @@ describe('a slow SSE consumer', () => {
       `[slow consumer] 20 clients dropped; heap + buffers grew at most ${(peak / 1048576).toFixed(1)} MiB (bound ${(bound / 1048576).toFixed(1)} MiB) while 2.5 GiB were offered`,
     );
     expect(peak).toBeLessThan(bound);
+    // Each stream told the hub why it ended: the metrics count 20 slow consumers dropped.
+    expect(told.dropped).toBe(20);
+    expect(told.sent).toBeGreaterThanOrEqual(20);
     for (const s of clients) s.destroy();
     await served.close();
     await hub.close();

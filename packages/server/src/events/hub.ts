@@ -33,6 +33,8 @@ export interface EventHubOptions {
   redis: { client: Redis; channel: string; lastError(): string | null } | null;
   /** How often the log is polled while nothing else brings events (default 1,000 ms). */
   pollMs?: number;
+  /** Told of each event handed to a subscriber, and of each subscriber dropped as a slow consumer (metrics). */
+  observe?: { sent(): void; dropped(): void };
 }
 
 /** Events read from the log per statement while catching up. */
@@ -97,7 +99,9 @@ export function createEventHub(opts: EventHubOptions): EventHub {
     if (s.closed || (s.floor !== null && id <= s.floor)) return;
     s.floor = id;
     const cut = eventFor(s.request.subscription, event);
-    if (cut) s.sink.event(cut);
+    if (!cut) return;
+    s.sink.event(cut);
+    opts.observe?.sent();
   };
 
   const deliver = (event: ChainEvent) => {
@@ -154,9 +158,10 @@ export function createEventHub(opts: EventHubOptions): EventHub {
     }
   };
 
-  const release = (s: Subscriber) => {
+  const release = (s: Subscriber, reason?: 'slow-consumer') => {
     if (s.closed) return;
     s.closed = true;
+    if (reason === 'slow-consumer') opts.observe?.dropped();
     subscribers.delete(s);
     const n = (owners.get(s.request.owner) ?? 1) - 1;
     if (n <= 0) owners.delete(s.request.owner);
@@ -214,7 +219,7 @@ export function createEventHub(opts: EventHubOptions): EventHub {
           }
         });
       }
-      return { close: () => release(s) };
+      return { close: (reason) => release(s, reason) };
     },
     health() {
       return {

@@ -60,6 +60,7 @@ describe.skipIf(!hasChromium)(
       const config = loadConfig({
         EXPLORER_DATA_DIR: dataDir,
         PORT: '0',
+        METRICS_PORT: 'off',
         NODE_RPC_URL: served.url,
         INDEXER_POLL_MS: '50',
       });

@@ -64,6 +64,8 @@ describe('the WebSocket endpoint', () => {
   let sockets: { close(): Promise<void> };
   let ws: string;
   let id = 0;
+  /** What the hub told its metrics hook. */
+  const told = { sent: 0, dropped: 0 };
   /** Writes events to the log, as the indexer does, and hands them to the hub. */
   const emit = async (...drafts: EventDraft[]) => {
     const events = await db.sql.transaction((tx) => appendEvents(tx, drafts));
@@ -73,7 +75,13 @@ describe('the WebSocket endpoint', () => {
 
   beforeAll(async () => {
     db = await openTestDatabase('pglite');
-    hub = createEventHub({ sql: db.sql, log: silentLogger, local: true, redis: null });
+    hub = createEventHub({
+      sql: db.sql,
+      log: silentLogger,
+      local: true,
+      redis: null,
+      observe: { sent: () => told.sent++, dropped: () => told.dropped++ },
+    });
     await hub.start();
     served = await serveExplorer({
       store: createSqlStore(db.sql),
@@ -155,7 +163,8 @@ describe('the WebSocket endpoint', () => {
     await waitFor('the slots freed', async () => hub.health().subscribers === 0);
   });
 
-  it('closes a socket that stops reading with 4008', async () => {
+  it('closes a socket that stops reading with 4008, counted as a slow consumer dropped', async () => {
+    const dropped = told.dropped;
     const c = await connect(`${ws}?topics=block`);
     await c.next('welcome');
     // The client stops reading: what the server sends piles up in its socket buffer.
@@ -168,5 +177,7 @@ describe('the WebSocket endpoint', () => {
     await waitFor('the slow socket dropped', async () => hub.health().subscribers === 0, 20_000);
     (c.ws as unknown as { _socket: { resume(): void } })._socket.resume();
     expect((await c.closed).code).toBe(CLOSE_CODES.slowConsumer);
+    expect(told.dropped - dropped).toBe(1);
+    expect(told.sent).toBeGreaterThan(0);
   });
 });

@@ -163,7 +163,7 @@ export function attachWebSocket(server: Server, deps: WebSocketDeps): { close():
           { owner: request.owner, buffered: ws.bufferedAmount },
           'websocket dropped: the client read too slowly',
         );
-        handle.close();
+        handle.close('slow-consumer');
         ws.close(CLOSE_CODES.slowConsumer, 'slow consumer: too many unsent events');
         setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
         return;

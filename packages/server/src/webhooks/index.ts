@@ -8,4 +8,9 @@ export {
   type VerifyWebhookOptions,
   verifyWebhookSignature,
 } from './signature.js';
-export { createWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './worker.js';
+export {
+  createWebhookWorker,
+  type WebhookAttemptOutcome,
+  type WebhookWorker,
+  type WebhookWorkerOptions,
+} from './worker.js';

@@ -125,10 +125,18 @@ describe.each(testDrivers())('the webhook delivery worker (%s)', (driver) => {
 
   it('retries with backoff: a receiver answering 500 five times gets the same event on the 6th attempt', async () => {
     const { got, hook } = await hookTo((n) => (n <= 5 ? 500 : 200));
-    const { worker, capture } = start({ retryBaseMs: 5, retryMaxMs: 40 });
+    const outcomes: string[] = [];
+    const { worker, capture } = start({
+      retryBaseMs: 5,
+      retryMaxMs: 40,
+      onAttempt: (outcome) => outcomes.push(outcome),
+    });
     const [event] = await append(reorg(6));
     worker.wake();
     const done = await waitFor('the 6th attempt to deliver', () => delivery(hook.id, 'delivered'));
+    // What the metrics count: each attempt's outcome, once it is recorded.
+    await waitFor('six outcomes', async () => outcomes.length === 6);
+    expect(outcomes).toEqual(['retry', 'retry', 'retry', 'retry', 'retry', 'delivered']);
 
     expect(done).toMatchObject({ eventId: event!.id, attempts: 6, lastStatus: 200, lastError: null });
     expect(got.map((r) => r.headers['explorer-delivery-attempt'])).toEqual(['1', '2', '3', '4', '5', '6']);
@@ -173,7 +181,8 @@ describe.each(testDrivers())('the webhook delivery worker (%s)', (driver) => {
     await first.worker.stop();
 
     // The same deliveries under a worker whose maximum age they are past: the next failure gives them up.
-    const { capture } = start({ ...timing, maxAgeMs: 1 });
+    const outcomes: string[] = [];
+    const { capture } = start({ ...timing, maxAgeMs: 1, onAttempt: (outcome) => outcomes.push(outcome) });
     const failed = await waitFor('the failing receiver to be given up', () =>
       delivery(failing.hook.id, 'failed'),
     );
@@ -189,6 +198,10 @@ describe.each(testDrivers())('the webhook delivery worker (%s)', (driver) => {
     const gaveUp = capture.messages('webhook delivery given up: still failing at its maximum age');
     expect(gaveUp.map((w) => w.webhookId).sort()).toEqual([failing.hook.id, silent.hook.id].sort());
     expect(gaveUp.every((w) => w.level === 'warn')).toBe(true);
+    await waitFor(
+      'both given up, as the metrics count',
+      async () => outcomes.filter((o) => o === 'failed').length === 2,
+    );
   });
 
   it('never delivers to a webhook removed meanwhile', async () => {

@@ -27,7 +27,15 @@ export interface WebhookWorkerOptions {
   concurrency?: number;
   /** How often due deliveries are looked for when nothing wakes the worker (default 1,000 ms). */
   pollMs?: number;
+  /**
+   * Told how each attempt ended (metrics): `delivered`, `retry` (failed, or cut short, and attempted again
+   * later) or `failed` (given up at its maximum age).
+   */
+  onAttempt?: (outcome: WebhookAttemptOutcome) => void;
 }
+
+/** How one delivery attempt ended, as the worker reports it. */
+export type WebhookAttemptOutcome = 'delivered' | 'retry' | 'failed';
 
 /** The running worker: wake() when deliveries were queued, stop() before the database closes. */
 export interface WebhookWorker {
@@ -82,13 +90,16 @@ export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
         log.info(fields, 'webhook delivery cut short by shutdown; it is retried on the next start');
       else log.warn({ ...fields, retryInMs }, 'webhook delivery failed');
     }
+    let reported: WebhookAttemptOutcome = result.ok ? 'delivered' : 'retry';
     try {
       const status = await recordDeliveryAttempt(sql, d.id, outcome);
-      if (status === 'failed')
+      if (status === 'failed') {
+        reported = 'failed';
         log.warn(
           { webhookId: d.webhookId, deliveryId: d.id, eventId: d.eventId, attempts: d.attempt },
           'webhook delivery given up: still failing at its maximum age',
         );
+      }
     } catch (err) {
       // The lease still holds the delivery: it is attempted again once the lease runs out.
       log.warn(
@@ -96,6 +107,7 @@ export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
         'webhook attempt not recorded',
       );
     }
+    opts.onAttempt?.(reported);
   }
 
   /** Fills the free slots with due deliveries until none is due or every slot is busy. */
