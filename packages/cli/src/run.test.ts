@@ -149,9 +149,9 @@ describe('commands over the SDK', () => {
   it('market on a server with no market-data provider: prints its message at once and exits 7', async () => {
     const message =
       'no market-data provider is configured on this server: set MARKET_PROVIDER_URL (a CoinGecko-compatible API) and MARKET_COIN_ID where the indexer runs';
-    // A 503 without Retry-After: nothing a retry changes.
+    // A 501: nothing a retry changes.
     const { fetch, seen } = recording(() =>
-      json(503, { ok: false, error: message, meta: { requestId: 'r9' } }),
+      json(501, { ok: false, error: message, meta: { requestId: 'r9' } }),
     );
     for (const args of [['market'], ['market', 'chart', '--days', '30'], ['market', '--json']]) {
       seen.length = 0;

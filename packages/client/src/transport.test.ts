@@ -140,22 +140,22 @@ describe('retries', () => {
     expect(hits).toBe(4);
   });
 
-  it('throws a 503 without Retry-After at once, not retryable: the server lacks the feature, no wait helps', async () => {
+  it('throws a 501 at once, not retryable: the server lacks the feature, no wait helps', async () => {
     let hits = 0;
     const message = 'no market-data provider is configured on this server: set MARKET_PROVIDER_URL';
     const server = await serve((_req, res) => {
       hits++;
-      res.writeHead(503, { 'content-type': 'application/json' });
-      res.end(failure(message, 'r-503'));
+      res.writeHead(501, { 'content-type': 'application/json' });
+      res.end(failure(message, 'r-501'));
     });
     const retries: unknown[] = [];
     const client = createExplorerClient({ baseUrl: server.url, onRetry: (r) => retries.push(r) });
     const err = await client.market.get().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExplorerApiError);
     expect(err).toMatchObject({
-      status: 503,
+      status: 501,
       message,
-      requestId: 'r-503',
+      requestId: 'r-501',
       retryAfter: null,
       retryable: false,
     });

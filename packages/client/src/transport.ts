@@ -1,6 +1,6 @@
 import ky, { isHTTPError, isTimeoutError } from 'ky';
 import { abortableBody } from './abortable-body.js';
-import { type ErrorBody, ExplorerApiError, isRetryableStatus } from './errors/api-error.js';
+import { type ErrorBody, ExplorerApiError } from './errors/api-error.js';
 import { ExplorerError } from './errors/explorer-error.js';
 import { ExplorerNetworkError } from './errors/network-error.js';
 import { ExplorerTimeoutError } from './errors/timeout-error.js';
@@ -115,7 +115,7 @@ async function toApiError(operationId: string, res: Response): Promise<ExplorerA
   });
 }
 
-/** Statuses worth retrying; 429 and 503 wait for their `Retry-After` (a 503 without one is not retried). */
+/** Statuses worth retrying; 429 and 503 wait for their `Retry-After`. A 501 (not configured) is not among them. */
 const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 const AFTER_STATUSES = [429, 503];
 
@@ -211,8 +211,6 @@ export function createConnection(opts: ExplorerClientOptions): Connection {
     const status = error.response.status;
     if (!RETRY_STATUSES.includes(status)) return null;
     const after = AFTER_STATUSES.includes(status) ? retryAfterMs(error.response) : null;
-    // A 503 without Retry-After says the server lacks what was asked for (not configured): thrown at once.
-    if (!isRetryableStatus(status, after !== null)) return null;
     if (after === null) return { delayMs: delay(attempt), retryAfter: false };
     // A wait longer than the caller allows is not cut short (that would only earn another 429): give up.
     return after > maxRetryAfter ? null : { delayMs: after, retryAfter: true };

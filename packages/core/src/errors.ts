@@ -62,13 +62,13 @@ export class ServiceUnavailableError extends ApiError {
 }
 
 /**
- * 503 without Retry-After: the service runs, but what was asked for is not configured on this server (market
- * data without a provider). Retrying does not help; the message says what the operator has to set.
+ * 501: the service runs, but what was asked for is not configured on this server (market data without a
+ * provider). Retrying does not help; the message says what the operator has to set.
  */
 export class NotConfiguredError extends ApiError {
   override readonly name = 'NotConfiguredError';
   constructor(message: string) {
-    super(503, message);
+    super(501, message);
   }
 }
 

@@ -13,7 +13,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found.',
   429: 'Rate limited: retry after the number of seconds in Retry-After.',
   500: 'Server error: quote meta.requestId when reporting it.',
-  503: 'A dependency (database, chain node) is unavailable or a query timed out: retry after Retry-After seconds. Without Retry-After, what was asked for is not configured on this server (market data without a market-data provider): retrying does not help.',
+  501: 'Not configured: this server does not serve what was asked for (market data without a market-data provider). Retrying does not help; the message says what the operator has to set.',
+  503: 'A dependency (database, chain node) is unavailable or a query timed out: retry after Retry-After seconds.',
 };
 
 const TAG_DESCRIPTIONS: Record<Tag, string> = {
@@ -161,8 +162,7 @@ export function buildOpenApiDocument(
         ? {
             ...RATE_HEADERS,
             'Retry-After': {
-              description:
-                'Seconds to wait. Absent from a 503 for what is not configured on this server, which no wait changes.',
+              description: 'Seconds to wait.',
               schema: { type: 'integer' },
             },
           }
@@ -184,7 +184,15 @@ export function buildOpenApiDocument(
         : collect(successEnvelope(route.response, route.list === true));
     // A stream's events are described by their own schema, so clients can generate types for them.
     if (route.stream) collect(ChainEventSchema);
-    const statuses = [400, 401, ...(route.notFound ? [404] : []), 429, 500, 503];
+    const statuses = [
+      400,
+      401,
+      ...(route.notFound ? [404] : []),
+      429,
+      500,
+      ...(route.notConfigured ? [501] : []),
+      503,
+    ];
     paths[route.path] = {
       get: {
         operationId: route.id,

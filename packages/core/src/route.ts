@@ -155,6 +155,8 @@ export interface RouteDefinition<
   list?: boolean;
   /** Declares a 404 response. */
   notFound?: boolean;
+  /** Declares a 501 response: the route's data may not be configured on a server (market data). */
+  notConfigured?: boolean;
   /** The body is served as is, without the envelope (only the OpenAPI document itself). */
   raw?: boolean;
   /**

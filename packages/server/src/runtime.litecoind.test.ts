@@ -47,10 +47,10 @@ describe.skipIf(unavailable !== null)('the server beside litecoind, with no mark
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('/v1/market and /v1/market/chart say that no provider is configured, without Retry-After', async () => {
+  it('/v1/market and /v1/market/chart say that no provider is configured: 501, without Retry-After', async () => {
     for (const path of ['/v1/market', '/v1/market/chart?days=7']) {
       const r = await getJson(`${url}${path}`);
-      expect(r.status).toBe(503);
+      expect(r.status).toBe(501);
       expect(r.headers.get('retry-after')).toBeNull();
       expect(r.body).toMatchObject({ ok: false, error: MARKET_NOT_CONFIGURED, meta: expect.any(Object) });
     }

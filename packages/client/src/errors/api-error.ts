@@ -9,13 +9,12 @@ export interface ErrorBody {
 }
 
 /**
- * Answers worth sending again later: timeouts, rate limits, and server or gateway failures. Not a 503 without
- * Retry-After: the API sends one with every 503 that passes (starting, database or node down, no market data
- * fetched yet), and none where a feature is not configured on the server, which no retry changes.
- * @example isRetryableStatus(503, false) // false
+ * Answers worth sending again later: timeouts, rate limits, and server or gateway failures. Not a 501: what
+ * was asked for is not configured on the server (market data without a provider), which no retry changes.
+ * @example isRetryableStatus(501) // false
  */
-export const isRetryableStatus = (status: number, hasRetryAfter: boolean) =>
-  status === 408 || status === 429 || (status >= 500 && (status !== 503 || hasRetryAfter));
+const isRetryableStatus = (status: number) =>
+  status === 408 || status === 429 || (status >= 500 && status !== 501);
 
 /**
  * The API answered with a status other than 2xx (after any retries): carries the status, the envelope's
@@ -44,7 +43,7 @@ export class ExplorerApiError extends ExplorerError {
     body: ErrorBody | null;
     operationId: string;
   }) {
-    super(init.message, isRetryableStatus(init.status, init.retryAfter !== null));
+    super(init.message, isRetryableStatus(init.status));
     this.status = init.status;
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;

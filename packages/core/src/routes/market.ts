@@ -35,7 +35,7 @@ function nothingYet(what: string, health: MarketHealthRecord, now: number): Serv
 export const MARKET_NOT_CONFIGURED =
   'no market-data provider is configured on this server: set MARKET_PROVIDER_URL (a CoinGecko-compatible API) and MARKET_COIN_ID where the indexer runs';
 
-/** The 503 of a server with no market-data provider: no Retry-After, as waiting does not change it. */
+/** The 501 of a server with no market-data provider: waiting does not change it. */
 function notConfigured(health: MarketHealthRecord): NotConfiguredError | null {
   return health.configured === false ? new NotConfiguredError(MARKET_NOT_CONFIGURED) : null;
 }
@@ -62,10 +62,11 @@ export const marketRoutes = [
   defineRoute({
     id: 'getMarket',
     path: '/v1/market',
+    notConfigured: true,
     tag: 'Market',
     summary: 'Cached market data enriched with the service’s supply',
     description:
-      'Price, 24 h change, volume and the provider’s market cap per configured vs-currency, plus the service’s own market cap (price × circulating supply). Served from the cache: when the provider fails, the last stored data is answered with `stale: true`. 503 with Retry-After until the first successful fetch. 503 without Retry-After when no market-data provider is configured on this server (beside a chain node, market data needs `MARKET_PROVIDER_URL`; only the built-in demo serves made-up prices, marked `demo: true`).',
+      'Price, 24 h change, volume and the provider’s market cap per configured vs-currency, plus the service’s own market cap (price × circulating supply). Served from the cache: when the provider fails, the last stored data is answered with `stale: true`. 503 with Retry-After until the first successful fetch. 501 when no market-data provider is configured on this server (beside a chain node, market data needs `MARKET_PROVIDER_URL`; only the built-in demo serves made-up prices, marked `demo: true`).',
     response: { market: MarketSchema },
     async handler(ctx) {
       const store = ctx.store;
@@ -116,9 +117,10 @@ export const marketRoutes = [
   defineRoute({
     id: 'getMarketChart',
     path: '/v1/market/chart',
+    notConfigured: true,
     tag: 'Market',
     summary: 'Cached price history',
-    description: `Price history of one window (${MARKET_CHART_DAYS.join(', ')} days; default ${DEFAULT_CHART_DAYS}) in one configured vs-currency. Served from the cache with \`stale\` like /v1/market; 503 with Retry-After until the window was first fetched, and without Retry-After when no market-data provider is configured on this server.`,
+    description: `Price history of one window (${MARKET_CHART_DAYS.join(', ')} days; default ${DEFAULT_CHART_DAYS}) in one configured vs-currency. Served from the cache with \`stale\` like /v1/market; 503 with Retry-After until the window was first fetched, and 501 when no market-data provider is configured on this server.`,
     query: chartQuery,
     response: { chart: MarketChartSchema },
     async handler(ctx) {

@@ -451,14 +451,14 @@ describe('market data where no provider is configured beside a chain node (pglit
     await f?.close();
   });
 
-  it('/v1/market and /v1/market/chart answer 503 without Retry-After, naming the variable to set', async () => {
+  it('/v1/market and /v1/market/chart answer 501 without Retry-After, naming the variable to set', async () => {
     for (const [operationId, path] of [
       ['getMarket', '/v1/market'],
       ['getMarketChart', '/v1/market/chart'],
       ['getMarketChart', '/v1/market/chart?days=30&vsCurrency=usd'],
     ] as const) {
       const r = await get(operationId, path);
-      expect(r.status).toBe(503);
+      expect(r.status).toBe(501);
       expect(r.headers.get('retry-after')).toBeNull();
       expect(r.body).toMatchObject({ ok: false, error: MARKET_NOT_CONFIGURED, meta: expect.any(Object) });
       expect(r.body.error).toMatch(
@@ -494,7 +494,7 @@ describe('market data where no provider is configured beside a chain node (pglit
     expect(s.degraded).not.toContain('market');
   });
 
-  it('the SDK throws the message at once, without retrying a 503 that carries no Retry-After', async () => {
+  it('the SDK throws the message at once, without retrying the 501', async () => {
     let requests = 0;
     const client = createExplorerClient({
       baseUrl: 'http://127.0.0.1',
@@ -506,7 +506,7 @@ describe('market data where no provider is configured beside a chain node (pglit
     const err = await client.market.get().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExplorerApiError);
     expect(err).toMatchObject({
-      status: 503,
+      status: 501,
       retryAfter: null,
       retryable: false,
       message: MARKET_NOT_CONFIGURED,
