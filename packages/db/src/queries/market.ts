@@ -255,6 +255,16 @@ export interface MarketAttemptRecord {
   nextAttemptAt: number;
 }
 
+/** A refresher's configuration as the first six parameters of the statements that record it. */
+const configParams = (config: MarketRefresherConfigRecord) => [
+  config.provider,
+  config.coin,
+  config.demo,
+  [...config.vsCurrencies],
+  Math.round(config.refreshIntervalMs),
+  Math.round(config.staleAfterMs),
+];
+
 /** Records an attempt (success or failure) and the configuration it ran with. */
 export async function recordMarketAttempt(
   sql: Sql,
@@ -271,12 +281,7 @@ export async function recordMarketAttempt(
        consecutive_failures = $10, next_attempt_at = $11::timestamptz
      WHERE id = 1`,
     [
-      config.provider,
-      config.coin,
-      config.demo,
-      [...config.vsCurrencies],
-      Math.round(config.refreshIntervalMs),
-      Math.round(config.staleAfterMs),
+      ...configParams(config),
       toIso(attempt.startedAt),
       ok,
       attempt.error,
@@ -296,14 +301,7 @@ export async function recordMarketConfig(sql: Sql, config: MarketRefresherConfig
   await sql.query(
     `UPDATE market_health SET configured = true, provider = $1, coin = $2, demo = $3, vs_currencies = $4::text[],
        refresh_interval_ms = $5, stale_after_ms = $6 WHERE id = 1`,
-    [
-      config.provider,
-      config.coin,
-      config.demo,
-      [...config.vsCurrencies],
-      Math.round(config.refreshIntervalMs),
-      Math.round(config.staleAfterMs),
-    ],
+    configParams(config),
     'market.record-config',
   );
 }
