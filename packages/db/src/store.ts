@@ -44,6 +44,9 @@ import { marketStoreMethods } from './store-market.js';
 import { miningStoreMethods } from './store-mining.js';
 import { createSearchStore } from './store-search.js';
 
+/** Age past which a sync's progress report counts as left behind: many report intervals (5 s), and batches. */
+const STALE_PROGRESS_MS = 120_000;
+
 const FLOW_LIST_MAX = 250;
 const COUNTERPARTIES_MAX = 10;
 
@@ -192,8 +195,14 @@ export function createSqlStore(sql: Sql): Store {
         lastReorgAt: iso(s.last_reorg_at),
         updatedAt: iso(s.updated_at) ?? new Date(0).toISOString(),
         chain: chainIdentity(s.chain),
-        // A report left by a sync that is no longer running (the indexer was killed) is not shown.
-        progress: s.status === 'syncing' ? s.sync_progress : null,
+        // A report left by a sync that is no longer running is not shown: the state moved on, or the report
+        // is older than any running sync lets it get (a killed indexer leaves its row saying `syncing`).
+        progress:
+          s.status === 'syncing' &&
+          s.sync_progress &&
+          Date.now() - Date.parse(s.sync_progress.updatedAt) <= STALE_PROGRESS_MS
+            ? s.sync_progress
+            : null,
       };
     },
 

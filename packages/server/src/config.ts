@@ -548,6 +548,17 @@ export const serverConfigSchema = settings.transform((c, ctx) => {
       'webhookLeaseMs',
       `must be more than WEBHOOK_TIMEOUT_MS (${c.webhookTimeoutMs}; got ${c.webhookLeaseMs})`,
     );
+  if (c.nodeRpcCookie) {
+    if (!c.nodeRpcUrl)
+      return problem('nodeRpcCookie', 'needs NODE_RPC_URL (the built-in devnet takes no cookie)');
+    const u = new URL(c.nodeRpcUrl);
+    // Two sets of credentials: which one the node takes would be a guess, so neither is.
+    if (u.username || u.password)
+      return problem(
+        'nodeRpcCookie',
+        'cannot be used with credentials in NODE_RPC_URL: take user:password out of the URL, or unset NODE_RPC_COOKIE',
+      );
+  }
   if (c.nodeRpcUrl) {
     const node = withDefaultPort(c.nodeRpcUrl, c.chain, c.chainNetwork);
     if ('problem' in node) return problem('nodeRpcUrl', node.problem);

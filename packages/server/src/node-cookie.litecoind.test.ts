@@ -47,6 +47,8 @@ describe.skipIf(unavailable !== null)('a litecoind that authenticates with its c
       loadConfig({
         EXPLORER_DATA_DIR: join(dir, 'explorer'),
         PORT: '0',
+        // Not the host's metrics port: an explicit environment does not carry the test runner's METRICS_PORT.
+        METRICS_PORT: 'off',
         NODE_RPC_URL: node.rpcUrl,
         NODE_RPC_COOKIE: cookieFile,
         INDEXER_POLL_MS: '50',

@@ -43,6 +43,8 @@ describe.each(testDrivers())(
           loadConfig({
             NODE_RPC_URL: node.url,
             PORT: '0',
+            // Not the host's metrics port: an explicit environment does not carry the test runner's METRICS_PORT.
+            METRICS_PORT: 'off',
             INDEXER_POLL_MS: '50',
             RATE_LIMIT_ENABLED: 'false',
             ...database,

@@ -29,6 +29,8 @@ describe.skipIf(unavailable !== null)('the server beside litecoind, with no mark
       loadConfig({
         NODE_RPC_URL: node.rpcUrl,
         EXPLORER_DATA_DIR: dataDir,
+        // Not the host's metrics port: an explicit environment does not carry the test runner's METRICS_PORT.
+        METRICS_PORT: 'off',
         PORT: '0',
         INDEXER_POLL_MS: '100',
         RATE_LIMIT_ENABLED: 'false',

@@ -258,17 +258,6 @@ function readCertificate(path: string): Buffer {
  */
 function nodeCookieFile(config: ServerConfig, log: Logger): string {
   const named = config.nodeRpcCookie as string;
-  if (!config.nodeRpcUrl) {
-    throw new ConfigError('NODE_RPC_COOKIE', 'needs NODE_RPC_URL (the built-in devnet takes no cookie)');
-  }
-  const url = new URL(config.nodeRpcUrl);
-  // Two sets of credentials: which one the node takes would be a guess, so neither is.
-  if (url.username || url.password) {
-    throw new ConfigError(
-      'NODE_RPC_COOKIE',
-      'cannot be used with credentials in NODE_RPC_URL: take user:password out of the URL, or unset NODE_RPC_COOKIE',
-    );
-  }
   try {
     const { file, dataDir } = findCookieFile(named, config.chainNetwork);
     readCookie(file);
@@ -326,11 +315,12 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
     }
     listener = http ? await bindHttp(config, log, drainMs) : null;
     // Metrics are served on a listener of their own; one that cannot bind only costs the metrics (logged).
-    const metrics: Metrics | null =
-      config.metricsPort === null ? null : createMetrics({ version: SERVER_VERSION });
-    const metricsListener = metrics
-      ? await serveMetrics(metrics.registry, { host: config.metricsHost, port: config.metricsPort! }, log)
+    const created = config.metricsPort === null ? null : createMetrics({ version: SERVER_VERSION });
+    const metricsListener = created
+      ? await serveMetrics(created.registry, { host: config.metricsHost, port: config.metricsPort! }, log)
       : null;
+    // Nothing reports to metrics nobody can read.
+    const metrics: Metrics | null = metricsListener ? created : null;
     if (metricsListener) beforeHttp.push(() => metricsListener.close());
     const metricsUrl = metricsListener?.url ?? null;
     const dbOptions = {

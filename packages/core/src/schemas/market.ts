@@ -79,7 +79,7 @@ export const MarketAnalyticsSchema = z
       .boolean()
       .nullable()
       .describe(
-        'Whether a market-data provider is configured: false where the indexer runs beside a chain node without MARKET_PROVIDER_URL (/v1/market and /v1/market/chart then answer 503 saying so, and every other field is null or empty); true once a refresher started with its provider; null before either.',
+        'Whether a market-data provider is configured: false where the indexer runs beside a chain node without MARKET_PROVIDER_URL (/v1/market and /v1/market/chart then answer 501 saying so, and every other field is null or empty); true once a refresher started with its provider; null before either.',
       ),
     provider: z
       .string()

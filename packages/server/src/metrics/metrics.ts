@@ -89,8 +89,25 @@ interface Snapshot {
 
 const statusClass = (status: number) => `${Math.min(5, Math.max(1, Math.floor(status / 100)))}xx`;
 
+let processRegistry: Registry | null = null;
+
 /**
- * Builds a process's metrics on a registry of its own (several runtimes may share a process, as tests do).
+ * The Node.js process's own metrics (prom-client's default collectors), made once per process: each collector
+ * starts observers (garbage collections, event-loop delay) that run as long as the process does.
+ */
+function processMetrics(): Registry {
+  if (processRegistry) return processRegistry;
+  processRegistry = new Registry();
+  collectDefaultMetrics({ register: processRegistry });
+  // Gauges named like counters, which Prometheus' lint refuses; each is the sum of its labelled namesake
+  // (nodejs_active_handles{type} and the like), which stays.
+  for (const name of LINT_REFUSED_DEFAULTS) processRegistry.removeSingleMetric(name);
+  return processRegistry;
+}
+
+/**
+ * Builds a process's metrics on a registry of its own (several runtimes may share a process, as tests do),
+ * served together with the process's default metrics.
  * Counters and histograms are told by the pieces as things happen; gauges that show state (indexer, pools,
  * subscribers, caches, mempool, outbox) are read when Prometheus scrapes. Every label has a bounded set of
  * values: route templates, status classes, configured tiers, query names, fixed outcomes.
@@ -103,10 +120,6 @@ export function createMetrics(opts: MetricsOptions): Metrics {
   const sources: MetricSources = {};
   const pools = new Map<string, Sql>();
 
-  collectDefaultMetrics({ register: registry });
-  // Gauges named like counters, which Prometheus' lint refuses; each is the sum of its labelled namesake
-  // (nodejs_active_handles{type} and the like), which stays.
-  for (const name of LINT_REFUSED_DEFAULTS) registry.removeSingleMetric(name);
   new Gauge({
     name: 'explorer_build_info',
     help: 'The explorer version this process runs (always 1).',
@@ -329,7 +342,7 @@ export function createMetrics(opts: MetricsOptions): Metrics {
     identity.type === 'anonymous' ? 'anonymous' : Object.hasOwn(tiers, identity.tier) ? identity.tier : 'key';
 
   return {
-    registry,
+    registry: Registry.merge([processMetrics(), registry]),
     request(facts) {
       const labels = {
         route: facts.route,
