@@ -134,8 +134,10 @@ describe.skipIf(reason !== null)(
         lag.ms = Math.max(lag.ms, replication[0]?.ms ?? 0);
         if (page.status === 200 && page.body.blocks.length > 0) {
           const told = page.body.meta.indexedTip as number;
-          // The tip a reader is told is one the replica holds, and never ahead of the primary.
-          expect((await getJson(`${api[0]}/v1/blocks/${told}`)).status).toBe(200);
+          // The tip a reader is told is one the replica holds, and never ahead of the primary. The told tip is
+          // read at most a second before (a busy machine may serve the first blocks while it still says -1,
+          // nothing indexed): low, never ahead, which is what this checks.
+          if (told >= 0) expect((await getJson(`${api[0]}/v1/blocks/${told}`)).status).toBe(200);
           expect(told).toBeLessThanOrEqual(Math.max(primaryTip, await tipOf(onPrimary)));
           lag.told = Math.max(lag.told, primaryTip - told);
           honest++;
