@@ -77,3 +77,4 @@ export {
 export { createSqlStore, feeRate } from './store.js';
 export { marketStoreMethods } from './store-market.js';
 export { createSearchStore } from './store-search.js';
+export { TXS_PER_BLOCK, txNo } from './tx-no.js';

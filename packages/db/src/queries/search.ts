@@ -1,4 +1,5 @@
 import type { Sql } from '../sql.js';
+import { heightOf, txidIs } from '../tx-no.js';
 
 // Prefix lookups are written as a range over the COLLATE "C" primary/unique keys
 // (`key >= prefix AND key < successor(prefix)`), which a btree serves in key order with any driver and any
@@ -11,6 +12,24 @@ import type { Sql } from '../sql.js';
 export function prefixUpperBound(prefix: string): string {
   const last = prefix.charCodeAt(prefix.length - 1);
   return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}
+
+/**
+ * The range of txids' first 8 bytes that txids starting with a hex `prefix` fall in: `[low, high)`, `high`
+ * null when the prefix is all `f` (no upper bound but the byte strings' own).
+ */
+export function txidPrefixRange(prefix: string): [Buffer, Buffer] {
+  const digits = prefix.toLowerCase().slice(0, 16);
+  const low = Buffer.from(digits.padEnd(16, '0'), 'hex');
+  // The smallest 8 bytes above every txid with this prefix: the prefix as a number, plus one, padded.
+  let n = BigInt(`0x${digits}`) + 1n;
+  n <<= BigInt(4 * (16 - digits.length));
+  // All 'f': past the last 8-byte value; one byte longer still sorts above every 8-byte string.
+  const high =
+    n >= 1n << 64n
+      ? Buffer.from('ffffffffffffffff00', 'hex')
+      : Buffer.from(n.toString(16).padStart(16, '0'), 'hex');
+  return [low, high];
 }
 
 /** Escapes LIKE wildcards (`%`, `_`) and the escape character itself, for `LIKE … ESCAPE '\'`. */
@@ -64,7 +83,7 @@ export function selectHashMatches(sql: Sql, hash: string): Promise<HashMatchesQu
   return sql.query<HashMatchesQueryRow>(
     `SELECT 'block' AS kind, hash AS id, height FROM blocks WHERE hash = $1
      UNION ALL
-     SELECT 'tx', txid, block_height FROM txs WHERE txid = $1`,
+     SELECT 'tx', encode(txid, 'hex'), ${heightOf('tx_no')} FROM txs WHERE ${txidIs('txid', '$1')}`,
     [hash],
     'search.hash',
   );
@@ -140,9 +159,11 @@ export function selectHexPrefixMatches(
     `SELECT kind, id, height FROM (
        (SELECT 'block' AS kind, hash AS id, height FROM blocks WHERE hash >= $1 AND hash < $2 ORDER BY hash LIMIT $3)
        UNION ALL
-       (SELECT 'tx', txid, block_height FROM txs WHERE txid >= $1 AND txid < $2 ORDER BY txid LIMIT $3)
+       (SELECT 'tx', encode(txid, 'hex'), ${heightOf('tx_no')} FROM txs
+        WHERE substring(txid FROM 1 FOR 8) >= $4 AND substring(txid FROM 1 FOR 8) < $5 AND encode(txid, 'hex') LIKE $6
+        ORDER BY substring(txid FROM 1 FOR 8) LIMIT $3)
      ) m ORDER BY kind, id`,
-    [prefix, prefixUpperBound(prefix), limit],
+    [prefix, prefixUpperBound(prefix), limit, ...txidPrefixRange(prefix), `${prefix.toLowerCase()}%`],
     'suggest.hex',
   );
 }
