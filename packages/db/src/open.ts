@@ -32,7 +32,9 @@ export interface DatabaseConfig {
 
 /**
  * Opens the configured database and brings its schema up to date. An embedded data dir is owned by one
- * process: a second one is refused with DirectoryLockedError (see dir-lock.ts) before anything is read.
+ * process: a second one is refused with DirectoryLockedError (see dir-lock.ts) before anything is read. A
+ * migration that would drop the index the database holds is refused with RebuildRequiredError (see migrate.ts):
+ * only `explorer-server migrate --rebuild` applies it.
  * @example const sql = await openDatabase({ url: process.env.DATABASE_URL })
  */
 export async function openDatabase(config: DatabaseConfig = {}): Promise<Sql> {

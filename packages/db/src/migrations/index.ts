@@ -16,7 +16,8 @@ export interface Migration {
   sql: string;
   /**
    * The migration drops the chain index and the indexer rebuilds it from the node: `migrate` applies it to a
-   * database holding indexed blocks only when told to rebuild.
+   * database holding indexed blocks only when told to rebuild. What it may drop and must keep is INDEX_REBUILD
+   * (migrate.ts), which operators are told before they agree.
    */
   rebuildsIndex?: boolean;
 }
