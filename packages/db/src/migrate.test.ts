@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, pendingMigrations, RebuildRequiredError } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import { openDatabase } from './open.js';
 import type { Sql } from './sql.js';
 import { drivers, openEmptyDatabase } from './test-support/database.js';
 
@@ -136,5 +140,28 @@ describe.each(drivers)('upgrading a v1 index on %s', (driver) => {
     await migrate(sql, v1);
     expect((await pendingMigrations(sql)).index).toBeNull();
     expect((await migrate(sql)).current).toBe(latest);
+  });
+});
+
+describe('opening a database whose index is a simulated chain (the demo)', () => {
+  it('rebuilds a v1 index without asking when opened with rebuild, and refuses without', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'explorer-demo-upgrade-'));
+    try {
+      const seeded = await openDatabase({ dataDir, migrate: false });
+      await migrate(seeded, v1);
+      await seedV1(seeded);
+      await seeded.close();
+      await expect(openDatabase({ dataDir })).rejects.toThrow(RebuildRequiredError);
+      const sql = await openDatabase({ dataDir, rebuild: true });
+      try {
+        expect(await version(sql)).toBe(latest);
+        expect(await count(sql, 'blocks')).toBe(0);
+        expect(await count(sql, 'api_keys')).toBe(1);
+      } finally {
+        await sql.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -95,7 +95,12 @@ describe.each(testDrivers())('explorer-server migrate on a v1 index (%s)', (driv
   });
 
   it('start and the operator commands refuse with the same one line and exit code 2, applying nothing', async () => {
-    const started = await run(['start', '--port', '0'], { ...env, METRICS_PORT: 'off' });
+    // Beside a node (none answers here: the database is opened first); the demo rebuilds without asking.
+    const started = await run(['start', '--port', '0'], {
+      ...env,
+      METRICS_PORT: 'off',
+      NODE_RPC_URL: 'http://127.0.0.1:9/',
+    });
     expect(started.out).toEqual([]);
     expect(started.err).toHaveLength(1);
     expect(started.err[0]).toMatch(refusal);
