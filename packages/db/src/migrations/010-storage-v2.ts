@@ -12,7 +12,8 @@
  *   the inputs' index on what they spend.
  * - What can be read from elsewhere is not stored twice: an output's height, index and coinbase flag come
  *   from its `tx_no`, an input's address and value from the output it spends, a history row's time and txid
- *   from its block and transaction. Script bytes and Pearl's raw transactions are `bytea`.
+ *   from its block and transaction. Script bytes and Pearl's raw transactions are `bytea`; raw JSON stays
+ *   compressed with lz4 where the server has it (as migration 7 set it for v1).
  *
  * The v1 tables cannot be converted without holding both layouts on disk at once, and the index is derived
  * from the node: the chain tables are dropped and rebuilt by the indexer (see docs/operations.md#upgrading).
@@ -40,6 +41,13 @@ CREATE TABLE txs (
   CONSTRAINT txs_raw_kept CHECK (raw IS NOT NULL OR raw_bytes IS NOT NULL)
 );
 CREATE INDEX txs_txid ON txs (substring(txid FROM 1 FOR 8));
+DO $$
+BEGIN
+  ALTER TABLE txs ALTER COLUMN raw SET COMPRESSION lz4;
+EXCEPTION WHEN feature_not_supported THEN
+  RAISE NOTICE 'lz4 is not available on this server: raw JSON stays compressed with pglz';
+END
+$$;
 
 CREATE TABLE addresses (
   id                bigint PRIMARY KEY,
