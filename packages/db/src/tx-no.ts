@@ -15,6 +15,16 @@ export function txNo(height: number, index: number): number {
   return height * TXS_PER_BLOCK + index;
 }
 
+/**
+ * The transaction number a cursor's `(height, index)` stands for, as int8 text (exact for any int4 height).
+ * An index outside a block's range (a crafted cursor) is clamped so that it still orders as itself: past
+ * every transaction of its block, or before the first.
+ */
+export function cursorTxNo(height: number, index: number): string {
+  const i = Math.min(Math.max(Math.trunc(index), -1), TXS_PER_BLOCK);
+  return (BigInt(Math.trunc(height)) * BigInt(TXS_PER_BLOCK) + BigInt(i)).toString();
+}
+
 /** SQL: the block height of a transaction number column. */
 export const heightOf = (col: string) => `(${col} >> ${TX_INDEX_BITS})::int4`;
 
@@ -34,5 +44,9 @@ export const firstTxNoOf = (height: string) => `(${height})::int8 << ${TX_INDEX_
 export const txidIs = (col: string, param: string) =>
   `substring(${col} FROM 1 FOR 8) = decode(substring(${param} FROM 1 FOR 16), 'hex') AND ${col} = decode(${param}, 'hex')`;
 
-/** SQL: the number of the transaction whose txid (hex) is in parameter `param`; null when none. */
-export const txNoOfTxid = (param: string) => `(SELECT tx_no FROM txs WHERE ${txidIs('txid', param)} LIMIT 1)`;
+/**
+ * SQL: the number of the transaction whose txid (hex) is in parameter `param`; null when none. Of two
+ * transactions with one txid (Bitcoin's two duplicated coinbases, BIP30), the later one, as the node has it.
+ */
+export const txNoOfTxid = (param: string) =>
+  `(SELECT tx_no FROM txs WHERE ${txidIs('txid', param)} ORDER BY tx_no DESC LIMIT 1)`;

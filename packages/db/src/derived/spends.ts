@@ -1,5 +1,5 @@
 import type { Sql } from '../sql.js';
-import { firstTxNoAbove } from '../tx-no.js';
+import { firstTxNoAbove, indexOf } from '../tx-no.js';
 import type { DerivedTable } from './table.js';
 
 /** An output of an earlier batch being spent, by its number. */
@@ -48,8 +48,12 @@ export const spends: DerivedTable<{ spends: readonly SpendRow[] }> = {
   async write(tx, batch) {
     const taken = await takeSpent(tx, batch.spends);
     if (taken !== batch.spends.length) {
-      const first = batch.spends[0]!.height;
-      const last = batch.spends[batch.spends.length - 1]!.height;
+      let first = Number.POSITIVE_INFINITY;
+      let last = 0;
+      for (const s of batch.spends) {
+        first = Math.min(first, s.height);
+        last = Math.max(last, s.height);
+      }
       throw new MissingPrevoutError(
         `${batch.spends.length - taken} input(s) of blocks ${first}–${last} spend outputs the index does not hold as unspent`,
       );
@@ -75,6 +79,12 @@ export const spends: DerivedTable<{ spends: readonly SpendRow[] }> = {
             WHERE i.prev_tx_no IS NOT NULL AND (o.tx_no IS NULL OR o.tx_no >= i.tx_no)
             UNION ALL
             SELECT prev_tx_no, prev_vout FROM inputs WHERE prev_tx_no IS NOT NULL GROUP BY prev_tx_no, prev_vout HAVING count(*) > 1
+            LIMIT 5`,
+    },
+    {
+      name: 'the coinbase (the first transaction of a block) alone has inputs that spend nothing',
+      sql: `SELECT tx_no, vin FROM inputs WHERE (prev_tx_no IS NULL) <> (${indexOf('tx_no')} = 0)
+               OR (prev_tx_no IS NULL) <> (prev_vout IS NULL)
             LIMIT 5`,
     },
   ],

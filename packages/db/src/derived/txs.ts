@@ -1,6 +1,12 @@
 import { firstTxNoAbove, heightOf, indexOf } from '../tx-no.js';
 import { appendTable } from './append.js';
 
+/** The txids Bitcoin's main chain holds twice (coinbases of blocks 91842/91812 and 91880/91722). */
+const BIP30 = [
+  'd5d27987d2a3dfc724e359870c6644b40e497bdc0589a033220fe15429d88599',
+  'e3bf3d07d4b0375638d5f1db5255fe07ba2c4cb067cd81b84ee974b6585fb468',
+];
+
 /** A transaction with its totals, keyed by its number (its place in the chain). */
 export interface TxRow {
   txNo: number;
@@ -57,6 +63,13 @@ export const txs = appendTable<'txs', TxRow>({
                OR COALESCE(i.v, 0) <> t.value_in OR COALESCE(o.v, 0) <> t.value_out
                OR (${indexOf('t.tx_no')} <> 0 AND t.fee <> t.value_in - t.value_out) OR t.fee < 0
                OR length(t.txid) <> 32
+            LIMIT 5`,
+    },
+    {
+      // Bitcoin's two duplicated coinbases (BIP30) are the chain's own exceptions.
+      name: 'no txid is stored twice (BIP30 exceptions aside)',
+      sql: `SELECT encode(txid, 'hex') AS txid FROM txs GROUP BY txid HAVING count(*) > 1
+              AND encode(txid, 'hex') NOT IN ('${BIP30.join("', '")}')
             LIMIT 5`,
     },
     {

@@ -1,6 +1,6 @@
 import { addressFlowsKey, addressTxsKey, addressUtxosKey, type PageOf } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
-import { heightOf, indexOf, txNo } from '../tx-no.js';
+import { cursorTxNo, firstTxNoOf, heightOf, indexOf } from '../tx-no.js';
 import { keyset, type PackedKey } from './keyset.js';
 import { TX_COLUMNS, type TxQueryRow } from './txs.js';
 
@@ -10,7 +10,7 @@ const ADDRESS_ID = '(SELECT id FROM addresses WHERE address = $1)';
 /** A history or UTXO key (block height, index in block) stored as the transaction number of `alias`. */
 const byTxNo = (alias: string): PackedKey => ({
   columns: [`${alias}.tx_no`],
-  pack: ([h, i]) => [txNo(Number(h), Number(i))],
+  pack: ([h, i]) => [cursorTxNo(Number(h), Number(i))],
 });
 
 /** An address row with its label. */
@@ -135,7 +135,7 @@ export function selectAddressUtxos(
   const params: unknown[] = [address];
   const k = keyset(addressUtxosKey, page, params, 'u', {
     columns: ['u.tx_no', 'u.vout'],
-    pack: ([h, i, vout]) => [txNo(Number(h), Number(i)), vout],
+    pack: ([h, i, vout]) => [cursorTxNo(Number(h), Number(i)), vout],
   });
   return sql.query<UtxoQueryRow>(
     `SELECT encode(t.txid, 'hex') AS txid, u.vout, o.value, ${heightOf('u.tx_no')} AS block_height,
@@ -165,11 +165,15 @@ export interface BalanceDayRow {
 /** The balance at the end of each UTC day with activity, oldest first. */
 export function selectBalanceHistory(sql: Sql, address: string): Promise<BalanceDayRow[]> {
   return sql.query<BalanceDayRow>(
+    // Summed per block first, so each block of the history is looked up once for its time.
     `SELECT (b.time / 86400)::int4 AS day, max(b.height) AS height, max(b.time) AS time,
-            (array_agg(a.balance ORDER BY a.tx_no DESC))[1] AS balance,
-            sum(a.received)::int8 AS received, sum(a.sent)::int8 AS sent, count(*)::int4 AS tx_count
-     FROM address_txs a JOIN blocks b ON b.height = ${heightOf('a.tx_no')}
-     WHERE a.address_id = ${ADDRESS_ID} GROUP BY 1 ORDER BY 1`,
+            (array_agg(h.balance ORDER BY h.height DESC))[1] AS balance,
+            sum(h.received)::int8 AS received, sum(h.sent)::int8 AS sent, sum(h.n)::int4 AS tx_count
+     FROM (SELECT ${heightOf('tx_no')} AS height, sum(received) AS received, sum(sent) AS sent, count(*) AS n,
+                  (array_agg(balance ORDER BY tx_no DESC))[1] AS balance
+           FROM address_txs WHERE address_id = ${ADDRESS_ID} GROUP BY 1) h
+     JOIN blocks b ON b.height = h.height
+     GROUP BY 1 ORDER BY 1`,
     [address],
     'addresses.balance-history',
   );
@@ -193,18 +197,25 @@ export interface FlowWindowsRow {
 /** Counts receiving/spending transactions and sums the 24 h, 7 d and 30 d windows before `now`. */
 export async function selectFlowWindows(sql: Sql, address: string, now: number): Promise<FlowWindowsRow> {
   const [row] = await sql.query<FlowWindowsRow>(
-    `SELECT count(*) FILTER (WHERE received > 0)::int4 AS receiving, count(*) FILTER (WHERE sent > 0)::int4 AS spending,
-            COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 86400), 0)::int8 AS in_24h,
-            COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 86400), 0)::int8 AS out_24h,
-            count(*) FILTER (WHERE block_time > $2::int8 - 86400)::int4 AS n_24h,
-            COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 604800), 0)::int8 AS in_7d,
-            COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 604800), 0)::int8 AS out_7d,
-            count(*) FILTER (WHERE block_time > $2::int8 - 604800)::int4 AS n_7d,
-            COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 2592000), 0)::int8 AS in_30d,
-            COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 2592000), 0)::int8 AS out_30d,
-            count(*) FILTER (WHERE block_time > $2::int8 - 2592000)::int4 AS n_30d
-     FROM (SELECT a.received, a.sent, b.time AS block_time FROM address_txs a
-           JOIN blocks b ON b.height = ${heightOf('a.tx_no')} WHERE a.address_id = ${ADDRESS_ID}) a`,
+    // Counted over the whole history; the windows read block times only from the lowest height whose block
+    // is inside the widest window (every block with a later time is at that height or above).
+    `SELECT c.receiving, c.spending, w.* FROM
+       (SELECT count(*) FILTER (WHERE received > 0)::int4 AS receiving, count(*) FILTER (WHERE sent > 0)::int4 AS spending
+        FROM address_txs WHERE address_id = ${ADDRESS_ID}) c,
+       (SELECT COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 86400), 0)::int8 AS in_24h,
+               COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 86400), 0)::int8 AS out_24h,
+               count(*) FILTER (WHERE block_time > $2::int8 - 86400)::int4 AS n_24h,
+               COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 604800), 0)::int8 AS in_7d,
+               COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 604800), 0)::int8 AS out_7d,
+               count(*) FILTER (WHERE block_time > $2::int8 - 604800)::int4 AS n_7d,
+               COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 2592000), 0)::int8 AS in_30d,
+               COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 2592000), 0)::int8 AS out_30d,
+               count(*) FILTER (WHERE block_time > $2::int8 - 2592000)::int4 AS n_30d
+        FROM (SELECT a.received, a.sent, b.time AS block_time FROM address_txs a
+              JOIN blocks b ON b.height = ${heightOf('a.tx_no')}
+              WHERE a.address_id = ${ADDRESS_ID}
+                AND a.tx_no >= ${firstTxNoOf('COALESCE((SELECT min(height) FROM blocks WHERE time > $2::int8 - 2592000), 2147483647)')}) a
+       ) w`,
     [address, now],
     'addresses.flow-windows',
   );

@@ -75,7 +75,8 @@ export interface StoredPrevout {
 
 /**
  * Looks up outputs by outpoint (txid as hex); the result has one entry per outpoint, undefined where none is
- * stored. A txid is found through the index on its first 8 bytes, the whole txid compared.
+ * stored. A txid is found through the index on its first 8 bytes, the whole txid compared; of two
+ * transactions with one txid (BIP30), the later one's output.
  */
 export async function readPrevouts(
   sql: Sql,
@@ -91,13 +92,15 @@ export async function readPrevouts(
       value: string;
       spent: boolean;
     }>(
-      `SELECT s.i::int4 AS i, t.tx_no::text AS tx_no, a.address, o.value::text AS value, u.tx_no IS NULL AS spent
+      `SELECT DISTINCT ON (s.i) s.i::int4 AS i, t.tx_no::text AS tx_no, a.address, o.value::text AS value,
+              u.tx_no IS NULL AS spent
        FROM unnest($1::text[], $2::int4[]) WITH ORDINALITY AS s(txid, vout, i)
        JOIN txs t ON substring(t.txid FROM 1 FOR 8) = decode(substring(s.txid FROM 1 FOR 16), 'hex')
                  AND t.txid = decode(s.txid, 'hex')
        JOIN outputs o ON o.tx_no = t.tx_no AND o.vout = s.vout
        LEFT JOIN addresses a ON a.id = o.address_id
-       LEFT JOIN utxos u ON u.tx_no = o.tx_no AND u.vout = o.vout`,
+       LEFT JOIN utxos u ON u.tx_no = o.tx_no AND u.vout = o.vout
+       ORDER BY s.i, t.tx_no DESC`,
       [chunk.map((o) => o.txid), chunk.map((o) => o.vout)],
       'ingest.read-prevouts',
     );

@@ -19,7 +19,7 @@ const columnOf = (alias: string, field: string) =>
  * other stored columns in the same order (a block height and index as one transaction number). Appends the
  * parameters to `params`; `order` alone is for an outer query that must keep the order of a page cut in a
  * subquery.
- * @example keyset(txsKey, page, params, 't') // (t.block_height, t.block_index) < ($1, $2) …
+ * @example keyset(blockOutputsKey, page, params, 'o', { columns: ['o.tx_no', 'o.vout'], pack }) // (o.tx_no, o.vout) > ($2, $3) …
  */
 export function keyset<K extends AnyCursorKey>(
   key: K,

@@ -1,7 +1,7 @@
 import { decodeTx, pearlNetworkByName, renderPearlTx } from '@explorer/chain';
 import { blockOutputsKey, blockTxsKey, type PageOf, txInputsKey, txOutputsKey, txsKey } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
-import { firstTxNoAbove, firstTxNoOf, heightOf, indexOf, txNo, txNoOfTxid } from '../tx-no.js';
+import { cursorTxNo, firstTxNoAbove, firstTxNoOf, heightOf, indexOf, txNoOfTxid } from '../tx-no.js';
 import { keyset } from './keyset.js';
 
 /** The columns every transaction summary reads, from `txs t` and its block `b`. */
@@ -65,7 +65,7 @@ export function selectRecentTxs(sql: Sql, page: PageOf<typeof txsKey>): Promise<
   const params: unknown[] = [];
   const k = keyset(txsKey, page, params, 't', {
     columns: ['t.tx_no'],
-    pack: ([h, i]) => [txNo(Number(h), Number(i))],
+    pack: ([h, i]) => [cursorTxNo(Number(h), Number(i))],
   });
   return sql.query<TxQueryRow>(
     `SELECT ${TX_COLUMNS} FROM txs t ${TX_BLOCK} WHERE ${k.where} ${k.tail}`,
@@ -83,7 +83,7 @@ export function selectBlockTxs(
   const params: unknown[] = [height];
   const k = keyset(blockTxsKey, page, params, 't', {
     columns: ['t.tx_no'],
-    pack: ([i]) => [txNo(height, Number(i))],
+    pack: ([i]) => [cursorTxNo(height, Number(i))],
   });
   return sql.query<TxQueryRow>(
     `SELECT ${TX_COLUMNS} FROM txs t ${TX_BLOCK}
@@ -232,7 +232,7 @@ export function selectBlockOutputs(
   const params: unknown[] = [height];
   const k = keyset(blockOutputsKey, page, params, 'o', {
     columns: ['o.tx_no', 'o.vout'],
-    pack: ([i, vout]) => [txNo(height, Number(i)), vout],
+    pack: ([i, vout]) => [cursorTxNo(height, Number(i)), vout],
   });
   return sql.query<OutputQueryRow>(
     `${OUTPUT_SELECT} WHERE o.tx_no >= ${firstTxNoOf('$1')} AND o.tx_no < ${firstTxNoAbove('$1')} AND ${k.where} ${k.tail}`,

@@ -152,6 +152,8 @@ describe.each(testDrivers())('writing prepared batches (%s)', (driver) => {
         /^the unspent outputs are exactly/,
       ],
       ['UPDATE outputs SET address_id = 999999 WHERE address_id IS NOT NULL', /^every output belongs/],
+      ['UPDATE txs SET txid = (SELECT txid FROM txs ORDER BY tx_no LIMIT 1)', /^no txid is stored twice/],
+      ['UPDATE inputs SET prev_tx_no = NULL, prev_vout = NULL WHERE tx_no & 16777215 <> 0', /^the coinbase/],
       ['UPDATE address_txs SET balance = balance + 1', /^each history row/],
     ];
     for (const [statement, invariant] of corruptions) {
