@@ -93,7 +93,8 @@ const [{ tip }] = await sql.query('SELECT tip_height AS tip FROM indexer_state W
 const height = Math.floor(tip / 2);
 const [block] = await sql.query('SELECT hash, tx_count FROM blocks WHERE height = $1', [height]);
 const [tx] = await sql.query(
-  'SELECT txid FROM txs WHERE block_height = $1 ORDER BY is_coinbase, block_index LIMIT 1',
+  `SELECT encode(txid, 'hex') AS txid FROM txs WHERE tx_no >= $1::int8 << 24 AND tx_no < ($1::int8 + 1) << 24
+   ORDER BY tx_no & 16777215 = 0, tx_no LIMIT 1`,
   [height],
 );
 const [busy] = await sql.query(

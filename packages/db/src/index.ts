@@ -10,7 +10,16 @@ export {
 export { createPgSql, type PgOptions } from './drivers/pg.js';
 export { createPgliteSql, type PgliteOptions } from './drivers/pglite.js';
 export { chainIdentity } from './mappers.js';
-export { type MigrateResult, migrate } from './migrate.js';
+export {
+  INDEX_REBUILD,
+  type IndexedChain,
+  type MigrateOptions,
+  type MigrateResult,
+  type MigrationPlan,
+  migrate,
+  pendingMigrations,
+  RebuildRequiredError,
+} from './migrate.js';
 export { type Migration, migrations } from './migrations/index.js';
 export { observeSql, type QueryObserver, UNNAMED_QUERY } from './observe.js';
 export { type DatabaseConfig, openDatabase } from './open.js';
@@ -77,3 +86,4 @@ export {
 export { createSqlStore, feeRate } from './store.js';
 export { marketStoreMethods } from './store-market.js';
 export { createSearchStore } from './store-search.js';
+export { TXS_PER_BLOCK, txNo } from './tx-no.js';

@@ -22,6 +22,11 @@ export interface DatabaseConfig {
   connectionTimeoutMs?: number;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
+  /**
+   * Apply a migration that rebuilds the chain index even when the database holds one (default false): for an
+   * index of a chain that is not anyone's record, such as the demo's simulated one.
+   */
+  rebuild?: boolean;
   /** Application name reported to PostgreSQL, and named to a second process refused the embedded data dir. */
   applicationName?: string;
   /** Named prepared statements on PostgreSQL (default true); see PgOptions. */
@@ -32,7 +37,9 @@ export interface DatabaseConfig {
 
 /**
  * Opens the configured database and brings its schema up to date. An embedded data dir is owned by one
- * process: a second one is refused with DirectoryLockedError (see dir-lock.ts) before anything is read.
+ * process: a second one is refused with DirectoryLockedError (see dir-lock.ts) before anything is read. A
+ * migration that would drop the index the database holds is refused with RebuildRequiredError (see migrate.ts)
+ * unless `rebuild` is set: otherwise only `explorer-server migrate --rebuild` applies it.
  * @example const sql = await openDatabase({ url: process.env.DATABASE_URL })
  */
 export async function openDatabase(config: DatabaseConfig = {}): Promise<Sql> {
@@ -63,7 +70,7 @@ export async function openDatabase(config: DatabaseConfig = {}): Promise<Sql> {
     try {
       if (config.schema)
         await sql.exec(`CREATE SCHEMA IF NOT EXISTS ${schemaName(config.schema)}`, 'schema.create');
-      await migrate(sql);
+      await migrate(sql, undefined, { rebuild: config.rebuild });
     } catch (err) {
       await sql.close().catch(() => {});
       throw err;

@@ -148,19 +148,25 @@ describe.each(drivers)('Sql on %s', (driver) => {
 
   it('serves keyset and prefix queries from indexes', async () => {
     const plan = async (q: string, params: unknown[]) => {
+      // On empty tables any plan costs the same: ask whether an index can serve the order itself.
       await sql().query('SET enable_seqscan = off');
+      await sql().query('SET enable_bitmapscan = off');
       const rows = await sql().query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q}`, params);
       await sql().query('SET enable_seqscan = on');
+      await sql().query('SET enable_bitmapscan = on');
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     };
-    expect(await plan(`SELECT txid FROM txs WHERE txid LIKE $1 ORDER BY txid LIMIT 10`, ['ab%'])).toMatch(
-      /Index/,
-    );
     expect(
       await plan(
-        `SELECT * FROM address_txs WHERE address = $1 AND (block_height, block_index) < ($2, $3)
-         ORDER BY block_height DESC, block_index DESC LIMIT 21`,
-        ['x', 10, 0],
+        `SELECT tx_no FROM txs WHERE substring(txid FROM 1 FOR 8) >= $1 AND substring(txid FROM 1 FOR 8) < $2
+         ORDER BY substring(txid FROM 1 FOR 8) LIMIT 10`,
+        [Buffer.from('ab00000000000000', 'hex'), Buffer.from('ac00000000000000', 'hex')],
+      ),
+    ).toMatch(/Index (Only )?Scan using txs_txid/);
+    expect(
+      await plan(
+        `SELECT * FROM address_txs WHERE address_id = $1 AND tx_no < $2 ORDER BY tx_no DESC LIMIT 21`,
+        [1, 10 * 2 ** 24],
       ),
     ).toMatch(/Index Scan Backward using address_txs_pkey/);
   });

@@ -31,6 +31,7 @@ import {
   selectBlockOutputs,
   selectBlockTxs,
   selectCoinbaseOutputs,
+  selectFlowLabels,
   selectInputs,
   selectRecentTxs,
   selectSides,
@@ -271,7 +272,7 @@ export function createSqlStore(sql: Sql): Store {
       const rows = await selectRecentTxs(sql, page);
       const sides = await selectSides(
         sql,
-        rows.map((r) => r.txid),
+        rows.map((r) => r.tx_no),
       );
       const ins = groupByTx(sides.inputs);
       const outs = groupByTx(sides.outputs);
@@ -288,16 +289,12 @@ export function createSqlStore(sql: Sql): Store {
       const r = await selectTx(sql, txid);
       if (!r) return null;
       const firstPage = { limit: FLOW_LIST_MAX, after: null, offset: 0 };
+      const tx = { txNo: r.tx_no };
       const [inputs, outputs, sides, labels] = await Promise.all([
-        selectInputs(sql, txid, firstPage),
-        selectTxOutputs(sql, txid, firstPage),
-        selectSides(sql, [txid]),
-        sql.query<{ address: string; label: string }>(
-          `SELECT l.address, l.label FROM known_labels l WHERE l.address IN (
-             SELECT address FROM inputs WHERE txid = $1 UNION SELECT address FROM outputs WHERE txid = $1)`,
-          [txid],
-          'txs.flow-labels',
-        ),
+        selectInputs(sql, tx, firstPage),
+        selectTxOutputs(sql, tx, firstPage),
+        selectSides(sql, [r.tx_no]),
+        selectFlowLabels(sql, r.tx_no),
       ]);
       const labelOf = new Map(labels.map((l) => [l.address, l.label]));
       const net = new Map<string, { received: bigint; sent: bigint }>();
@@ -346,10 +343,10 @@ export function createSqlStore(sql: Sql): Store {
       };
     },
     async listTxInputs(txid, page) {
-      return (await selectInputs(sql, txid, page)).map(toInput);
+      return (await selectInputs(sql, { txid }, page)).map(toInput);
     },
     async listTxOutputs(txid, page) {
-      return (await selectTxOutputs(sql, txid, page)).map(toOutput);
+      return (await selectTxOutputs(sql, { txid }, page)).map(toOutput);
     },
     getTxRaw: (txid) => selectTxRaw(sql, txid),
 

@@ -55,8 +55,8 @@ describe.each(testDrivers())('the indexer’s live events (%s)', (driver) => {
     if (address?.type !== 'address') return;
     const first = address.data.activity[0]!;
     const [row] = await db.sql.query<{ balance: string }>(
-      `SELECT balance::text AS balance FROM address_txs WHERE address = $1 AND block_height = $2
-       ORDER BY block_index DESC LIMIT 1`,
+      `SELECT h.balance::text AS balance FROM address_txs h JOIN addresses a ON a.id = h.address_id
+       WHERE a.address = $1 AND h.tx_no >> 24 = $2 ORDER BY h.tx_no DESC LIMIT 1`,
       [first.address, address.data.height],
     );
     expect(first.balance).toBe(row?.balance);

@@ -84,8 +84,8 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
     expect(await checkInvariants(db.sql)).toEqual([]);
     const truth = devnet.truth();
     const [totals] = await db.sql.query<{ utxo: string; n: number }>(
-      `SELECT COALESCE(sum(value), 0)::numeric AS utxo, count(*)::int4 AS n FROM outputs
-       WHERE spent_txid IS NULL AND script_type <> 'nulldata'`,
+      `SELECT COALESCE(sum(o.value), 0)::numeric AS utxo, count(*)::int4 AS n FROM utxos u
+       JOIN outputs o USING (tx_no, vout) WHERE o.script_type <> 'nulldata'`,
     );
     expect(totals).toEqual({ utxo: truth.utxoValue, n: truth.utxoCount });
   });

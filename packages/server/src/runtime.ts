@@ -335,6 +335,8 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       ...dbOptions,
       url: config.databaseUrl ?? undefined,
       dataDir: config.dataDir,
+      // The demo indexes a simulated chain: a storage upgrade rebuilds its index without asking.
+      rebuild: !config.nodeRpcUrl && config.index,
     });
     closers.push(() => sql.close());
     metrics?.watchPool('primary', sql);

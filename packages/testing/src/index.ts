@@ -46,4 +46,5 @@ export {
   startProcess,
   stopProcess,
 } from './processes.js';
+export { seedV1Index } from './v1-index.js';
 export { waitFor } from './wait.js';

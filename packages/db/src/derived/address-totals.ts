@@ -1,9 +1,16 @@
 import { bulkWrite } from '../queries/bulk.js';
+import { firstTxNoAbove, heightOf, TX_INDEX_BITS } from '../tx-no.js';
 import { upsertOf } from './aggregate.js';
 import type { DerivedTable } from './table.js';
 
-/** A batch's change to one address's totals: the sums and counts are what the batch adds. */
+const ABOVE = firstTxNoAbove('$1');
+
+/**
+ * A batch's change to one address's totals: the sums and counts are what the batch adds. The row is also the
+ * address's dictionary entry: `id` names it in outputs and history rows.
+ */
 export interface AddressTotalsRow {
+  id: number;
   address: string;
   balance: bigint;
   received: bigint;
@@ -17,7 +24,8 @@ export interface AddressTotalsRow {
 }
 
 const { shape, suffix } = upsertOf<AddressTotalsRow>('addresses', {
-  address: { type: 'text', merge: 'key' },
+  id: { type: 'int8', merge: 'key' },
+  address: { type: 'text', merge: 'keep' },
   balance: { type: 'int8', merge: 'add' },
   received: { type: 'int8', merge: 'add' },
   sent: { type: 'int8', merge: 'add' },
@@ -36,7 +44,12 @@ const { shape, suffix } = upsertOf<AddressTotalsRow>('addresses', {
  */
 export const addressTotals: DerivedTable<{ addressTotals: readonly AddressTotalsRow[] }, string[]> = {
   name: 'addressTotals',
-  dump: { table: 'addresses', order: 'address' },
+  dump: {
+    table: 'addresses',
+    order: 'address',
+    query: `SELECT address, balance, received, sent, tx_count, utxo_count, first_seen_height, first_seen_time,
+                   last_seen_height, last_seen_time FROM addresses`,
+  },
   write: (tx, batch) =>
     bulkWrite(tx, 'ingest.addressTotals', 'addresses', shape, batch.addressTotals, suffix),
   rollback: {
@@ -44,14 +57,15 @@ export const addressTotals: DerivedTable<{ addressTotals: readonly AddressTotals
       // The UTXO count changes of the removed blocks: outputs they created, minus older outputs they spent.
       await tx.query(
         `WITH hist AS (
-           SELECT address, sum(received) AS r, sum(sent) AS s, count(*) AS n
-           FROM address_txs WHERE block_height > $1 GROUP BY address
+           SELECT address_id, sum(received) AS r, sum(sent) AS s, count(*) AS n
+           FROM address_txs WHERE tx_no >= ${ABOVE} GROUP BY address_id
          ), created AS (
-           SELECT address, count(*) AS c FROM outputs WHERE block_height > $1 AND address IS NOT NULL GROUP BY address
+           SELECT address_id, count(*) AS c FROM outputs
+           WHERE tx_no >= ${ABOVE} AND address_id IS NOT NULL GROUP BY address_id
          ), spent AS (
-           -- Each input of a removed block spent one output, whose address it records.
-           SELECT address, count(*) AS c FROM inputs
-           WHERE block_height > $1 AND prev_txid IS NOT NULL AND address IS NOT NULL GROUP BY address
+           SELECT o.address_id, count(*) AS c FROM inputs i
+           JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+           WHERE i.tx_no >= ${ABOVE} AND o.address_id IS NOT NULL GROUP BY o.address_id
          )
          UPDATE addresses a SET
            balance = a.balance - (h.r - h.s),
@@ -59,30 +73,30 @@ export const addressTotals: DerivedTable<{ addressTotals: readonly AddressTotals
            sent = a.sent - h.s,
            tx_count = a.tx_count - h.n,
            utxo_count = a.utxo_count - COALESCE(c.c, 0) + COALESCE(s.c, 0)
-         FROM hist h LEFT JOIN created c USING (address) LEFT JOIN spent s USING (address)
-         WHERE a.address = h.address`,
+         FROM hist h LEFT JOIN created c USING (address_id) LEFT JOIN spent s USING (address_id)
+         WHERE a.id = h.address_id`,
         [forkHeight],
         'rollback.addressTotals.subtract',
       );
-      const touched = await tx.query<{ address: string }>(
-        'SELECT DISTINCT address FROM address_txs WHERE block_height > $1',
+      const touched = await tx.query<{ address_id: string }>(
+        `SELECT DISTINCT address_id::text FROM address_txs WHERE tx_no >= ${ABOVE}`,
         [forkHeight],
         'rollback.addressTotals.touched',
       );
-      return touched.map((r) => r.address);
+      return touched.map((r) => r.address_id);
     },
     async settle(tx, _forkHeight, touched) {
       if (touched.length === 0) return;
       await tx.query(
-        'DELETE FROM addresses WHERE address = ANY($1::text[]) AND tx_count = 0',
+        'DELETE FROM addresses WHERE id = ANY($1::int8[]) AND tx_count = 0',
         [touched],
         'rollback.addressTotals.drop-empty',
       );
       await tx.query(
         `UPDATE addresses a SET (last_seen_height, last_seen_time) = (
-           SELECT t.block_height, t.block_time FROM address_txs t WHERE t.address = a.address
-           ORDER BY t.block_height DESC, t.block_index DESC LIMIT 1)
-         WHERE a.address = ANY($1::text[])`,
+           SELECT b.height, b.time FROM address_txs t JOIN blocks b ON b.height = ${heightOf('t.tx_no')}
+           WHERE t.address_id = a.id ORDER BY t.tx_no DESC LIMIT 1)
+         WHERE a.id = ANY($1::int8[])`,
         [touched],
         'rollback.addressTotals.last-seen',
       );
@@ -93,19 +107,19 @@ export const addressTotals: DerivedTable<{ addressTotals: readonly AddressTotals
       name: 'Σ address balances = Σ unspent outputs with an address',
       sql: `SELECT a.total AS balances, u.total AS unspent FROM
               (SELECT COALESCE(sum(balance), 0)::numeric AS total FROM addresses) a,
-              (SELECT COALESCE(sum(value), 0)::numeric AS total FROM outputs WHERE spent_txid IS NULL AND address IS NOT NULL) u
+              (SELECT COALESCE(sum(o.value), 0)::numeric AS total FROM utxos u JOIN outputs o USING (tx_no, vout)
+               WHERE u.address_id IS NOT NULL) u
             WHERE a.total <> u.total`,
     },
     {
       name: 'address totals equal their history rows and unspent outputs',
       sql: `SELECT a.address FROM addresses a
-            LEFT JOIN (SELECT address, count(*) AS n, sum(received) AS r, sum(sent) AS s,
-                              min(block_height) AS lo, max(block_height) AS hi FROM address_txs GROUP BY address) h USING (address)
-            LEFT JOIN (SELECT address, count(*) AS n FROM outputs WHERE spent_txid IS NULL AND address IS NOT NULL GROUP BY address) u USING (address)
+            LEFT JOIN (SELECT address_id AS id, count(*) AS n, sum(received) AS r, sum(sent) AS s,
+                              min(tx_no) >> ${TX_INDEX_BITS} AS lo, max(tx_no) >> ${TX_INDEX_BITS} AS hi
+                       FROM address_txs GROUP BY address_id) h USING (id)
+            LEFT JOIN (SELECT address_id AS id, count(*) AS n FROM utxos WHERE address_id IS NOT NULL GROUP BY address_id) u USING (id)
             WHERE h.n IS DISTINCT FROM a.tx_count::bigint OR h.r <> a.received OR h.s <> a.sent OR a.balance <> a.received - a.sent
                OR COALESCE(u.n, 0) <> a.utxo_count OR h.lo <> a.first_seen_height OR h.hi <> a.last_seen_height OR a.balance < 0
-            UNION ALL
-            SELECT DISTINCT t.address FROM address_txs t LEFT JOIN addresses a USING (address) WHERE a.address IS NULL
             LIMIT 5`,
     },
   ],

@@ -7,10 +7,12 @@ export interface AppendSpec<K extends string, R> {
   key: K;
   table: string;
   columns: ColumnTypes<R>;
-  /** The column holding the height of the row's block. */
-  height: string;
+  /** The condition on the table's rows that selects those of blocks above the fork height `$1`. */
+  above: string;
   /** The columns that order a canonical dump (its key). */
   order: string;
+  /** What a canonical dump reads instead of the table's own rows (numbers assigned in write order resolved). */
+  dumpQuery?: string;
   checks?: readonly Check[];
 }
 
@@ -24,15 +26,11 @@ export function appendTable<K extends string, R>(
   const shape = rowShape(spec.columns);
   return {
     name: spec.key,
-    dump: { table: spec.table, order: spec.order },
+    dump: { table: spec.table, order: spec.order, query: spec.dumpQuery },
     write: (tx, batch) => bulkWrite(tx, `ingest.${spec.key}`, spec.table, shape, batch[spec.key]),
     rollback: {
       async remove(tx, forkHeight) {
-        await tx.query(
-          `DELETE FROM ${spec.table} WHERE ${spec.height} > $1`,
-          [forkHeight],
-          `rollback.${spec.key}`,
-        );
+        await tx.query(`DELETE FROM ${spec.table} WHERE ${spec.above}`, [forkHeight], `rollback.${spec.key}`);
       },
     },
     checks: spec.checks ?? [],

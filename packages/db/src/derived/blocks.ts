@@ -1,3 +1,4 @@
+import { heightOf, indexOf } from '../tx-no.js';
 import { appendTable } from './append.js';
 
 /** A block with its totals, attribution and the chain's running totals up to it. */
@@ -83,7 +84,7 @@ export const blocks = appendTable<'blocks', BlockRow>({
     cumOpReturn: 'int8',
     raw: 'json',
   },
-  height: 'height',
+  above: 'height > $1',
   order: 'height',
   checks: [
     {
@@ -93,8 +94,8 @@ export const blocks = appendTable<'blocks', BlockRow>({
     {
       name: 'block totals equal their transactions, and running totals add up',
       sql: `SELECT b.height FROM blocks b
-            JOIN (SELECT block_height, count(*) AS n, sum(fee) AS fees,
-                         sum(value_out) FILTER (WHERE is_coinbase) AS reward FROM txs GROUP BY block_height) t
+            JOIN (SELECT ${heightOf('tx_no')} AS block_height, count(*) AS n, sum(fee) AS fees,
+                         sum(value_out) FILTER (WHERE ${indexOf('tx_no')} = 0) AS reward FROM txs GROUP BY 1) t
               ON t.block_height = b.height
             WHERE t.n <> b.tx_count OR t.fees <> b.fees OR t.reward <> b.reward OR b.subsidy <> b.reward - b.fees
             UNION ALL

@@ -13,6 +13,7 @@ import { type PoolStatsRow, poolStats } from './pool-stats.js';
 import { type SpendRow, spends } from './spends.js';
 import type { DerivedTable } from './table.js';
 import { type TxRow, txs } from './txs.js';
+import { type UtxoRow, utxos } from './utxos.js';
 
 export type { AddressTotalsRow } from './address-totals.js';
 export type { AddressTxRow } from './address-txs.js';
@@ -28,10 +29,12 @@ export type { PoolStatsRow } from './pool-stats.js';
 export { MissingPrevoutError, type SpendRow } from './spends.js';
 export type { Check, DerivedTable, Rollback } from './table.js';
 export type { TxRow } from './txs.js';
+export type { UtxoRow } from './utxos.js';
 
 /** Every row a batch of blocks adds to the index, one field per derived table. */
 export interface BatchRows {
   outputs: OutputRow[];
+  utxos: UtxoRow[];
   spends: SpendRow[];
   txs: TxRow[];
   inputs: InputRow[];
@@ -47,11 +50,12 @@ export interface BatchRows {
 }
 
 /**
- * Every table the index derives from the chain, in write order: outputs before the spends that mark them,
- * and each rollback phase runs in this order too.
+ * Every table the index derives from the chain, in write order: outputs and the unspent ones before the
+ * spends that take them out, and each rollback phase runs in this order too.
  */
 export const DERIVED_TABLES: readonly DerivedTable<BatchRows>[] = [
   outputs,
+  utxos,
   spends,
   txs,
   inputs,

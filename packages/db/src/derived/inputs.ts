@@ -1,14 +1,15 @@
+import { firstTxNoAbove } from '../tx-no.js';
 import { appendTable } from './append.js';
 
-/** An input with the address and value of the output it spends (none for a coinbase). */
+/**
+ * An input: the output it spends by number (none for a coinbase). Its address and value are that output's,
+ * read through it.
+ */
 export interface InputRow {
-  txid: string;
+  txNo: number;
   vin: number;
-  blockHeight: number;
-  prevTxid: string | null;
+  prevTxNo: number | null;
   prevVout: number | null;
-  address: string | null;
-  value: bigint;
   sequence: number;
 }
 
@@ -17,15 +18,12 @@ export const inputs = appendTable<'inputs', InputRow>({
   key: 'inputs',
   table: 'inputs',
   columns: {
-    txid: 'text',
+    txNo: 'int8',
     vin: 'int4',
-    blockHeight: 'int4',
-    prevTxid: 'text',
+    prevTxNo: 'int8',
     prevVout: 'int4',
-    address: 'text',
-    value: 'int8',
     sequence: 'int8',
   },
-  height: 'block_height',
-  order: 'txid, vin',
+  above: `tx_no >= ${firstTxNoAbove('$1')}`,
+  order: 'tx_no, vin',
 });

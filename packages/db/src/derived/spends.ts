@@ -1,12 +1,12 @@
 import type { Sql } from '../sql.js';
+import { firstTxNoAbove, indexOf } from '../tx-no.js';
 import type { DerivedTable } from './table.js';
 
-/** An outpoint being spent: by which input, in which block. */
+/** An output of an earlier batch being spent, by its number. */
 export interface SpendRow {
-  prevTxid: string;
+  prevTxNo: number;
   prevVout: number;
-  txid: string;
-  vin: number;
+  /** The height of the spending block (for the error that names a spend the index cannot make). */
   height: number;
 }
 
@@ -18,55 +18,55 @@ export class MissingPrevoutError extends Error {
 const CHUNK = 10_000;
 
 /**
- * Marks outputs spent and returns how many it marked. Only unspent outputs match, so a missing or double
- * spend comes back short.
+ * Takes spent outputs out of the unspent ones and returns how many it took. Only unspent outputs match, so a
+ * missing or double spend comes back short.
  */
-async function markSpent(tx: Sql, spends: readonly SpendRow[]): Promise<number> {
-  let marked = 0;
+async function takeSpent(tx: Sql, spends: readonly SpendRow[]): Promise<number> {
+  let taken = 0;
   for (let start = 0; start < spends.length; start += CHUNK) {
     const chunk = spends.slice(start, start + CHUNK);
     const [row] = await tx.query<{ n: number }>(
-      `WITH marked AS (
-         UPDATE outputs o SET spent_txid = s.txid, spent_vin = s.vin, spent_height = s.h
-         FROM unnest($1::text[], $2::int4[], $3::text[], $4::int4[], $5::int4[]) AS s(prev_txid, prev_vout, txid, vin, h)
-         WHERE o.txid = s.prev_txid AND o.vout = s.prev_vout AND o.spent_txid IS NULL
+      `WITH taken AS (
+         DELETE FROM utxos u USING unnest($1::int8[], $2::int4[]) AS s(tx_no, vout)
+         WHERE u.tx_no = s.tx_no AND u.vout = s.vout
          RETURNING 1)
-       SELECT count(*)::int4 AS n FROM marked`,
-      [
-        chunk.map((s) => s.prevTxid),
-        chunk.map((s) => s.prevVout),
-        chunk.map((s) => s.txid),
-        chunk.map((s) => s.vin),
-        chunk.map((s) => s.height),
-      ],
+       SELECT count(*)::int4 AS n FROM taken`,
+      [chunk.map((s) => s.prevTxNo), chunk.map((s) => s.prevVout)],
       'ingest.spends',
     );
-    marked += row?.n ?? 0;
+    taken += row?.n ?? 0;
   }
-  return marked;
+  return taken;
 }
 
 /**
- * The UTXO state: which input spent each output (the spent_* columns of `outputs`). Spends of outputs of
- * earlier batches are marked here; a batch writes its own spent outputs spent already.
+ * Spends of outputs of earlier batches: each deletes its output's `utxos` row (an output a batch spends
+ * itself never gets one). No earlier row is rewritten; which input spent an output is read from `inputs`.
  */
 export const spends: DerivedTable<{ spends: readonly SpendRow[] }> = {
   name: 'spends',
   async write(tx, batch) {
-    const marked = await markSpent(tx, batch.spends);
-    if (marked !== batch.spends.length) {
-      const first = batch.spends[0]!.height;
-      const last = batch.spends[batch.spends.length - 1]!.height;
+    const taken = await takeSpent(tx, batch.spends);
+    if (taken !== batch.spends.length) {
+      let first = Number.POSITIVE_INFINITY;
+      let last = 0;
+      for (const s of batch.spends) {
+        first = Math.min(first, s.height);
+        last = Math.max(last, s.height);
+      }
       throw new MissingPrevoutError(
-        `${batch.spends.length - marked} input(s) of blocks ${first}–${last} spend outputs the index does not hold as unspent`,
+        `${batch.spends.length - taken} input(s) of blocks ${first}–${last} spend outputs the index does not hold as unspent`,
       );
     }
   },
   rollback: {
     async undo(tx, forkHeight) {
+      // Outputs below the fork that the removed blocks spent are unspent again.
       await tx.query(
-        `UPDATE outputs o SET spent_txid = NULL, spent_vin = NULL, spent_height = NULL
-         FROM inputs i WHERE i.block_height > $1 AND o.txid = i.prev_txid AND o.vout = i.prev_vout`,
+        `INSERT INTO utxos (tx_no, vout, address_id)
+         SELECT o.tx_no, o.vout, o.address_id FROM inputs i
+         JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+         WHERE i.tx_no >= ${firstTxNoAbove('$1')} AND o.tx_no < ${firstTxNoAbove('$1')}`,
         [forkHeight],
         'rollback.spends',
       );
@@ -74,19 +74,17 @@ export const spends: DerivedTable<{ spends: readonly SpendRow[] }> = {
   },
   checks: [
     {
-      name: 'every input spends exactly one existing output, marked as spent by it',
-      sql: `SELECT i.txid, i.vin FROM inputs i LEFT JOIN outputs o ON o.txid = i.prev_txid AND o.vout = i.prev_vout
-            WHERE i.prev_txid IS NOT NULL
-              AND (o.txid IS NULL OR o.spent_txid IS DISTINCT FROM i.txid OR o.spent_vin IS DISTINCT FROM i.vin
-                   OR o.spent_height IS DISTINCT FROM i.block_height OR o.value <> i.value OR o.address IS DISTINCT FROM i.address)
+      name: 'every input spends one existing earlier output, and no output is spent twice',
+      sql: `SELECT i.tx_no, i.vin FROM inputs i LEFT JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+            WHERE i.prev_tx_no IS NOT NULL AND (o.tx_no IS NULL OR o.tx_no >= i.tx_no)
+            UNION ALL
+            SELECT prev_tx_no, prev_vout FROM inputs WHERE prev_tx_no IS NOT NULL GROUP BY prev_tx_no, prev_vout HAVING count(*) > 1
             LIMIT 5`,
     },
     {
-      name: 'no output is spent twice, and every spent output has its input',
-      sql: `SELECT o.txid, o.vout FROM outputs o LEFT JOIN inputs i ON i.txid = o.spent_txid AND i.vin = o.spent_vin
-            WHERE o.spent_txid IS NOT NULL AND (i.txid IS NULL OR i.prev_txid <> o.txid OR i.prev_vout <> o.vout)
-            UNION ALL
-            SELECT prev_txid, prev_vout FROM inputs WHERE prev_txid IS NOT NULL GROUP BY prev_txid, prev_vout HAVING count(*) > 1
+      name: 'the coinbase (the first transaction of a block) alone has inputs that spend nothing',
+      sql: `SELECT tx_no, vin FROM inputs WHERE (prev_tx_no IS NULL) <> (${indexOf('tx_no')} = 0)
+               OR (prev_tx_no IS NULL) <> (prev_vout IS NULL)
             LIMIT 5`,
     },
   ],

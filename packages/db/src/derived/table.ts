@@ -28,8 +28,12 @@ export interface Rollback<Undone = unknown> {
 export interface DerivedTable<In, Undone = unknown> {
   /** Names the table's queries in logs and metrics. */
   name: string;
-  /** The table a canonical dump reads, ordered by its key; absent where another description dumps it. */
-  dump?: { table: string; order: string };
+  /**
+   * The table a canonical dump reads, ordered by its key; absent where another description dumps it. `query`
+   * reads it instead of `SELECT *` where its rows hold numbers that depend on the order they were written in
+   * (address ids), so the dump names what they stand for.
+   */
+  dump?: { table: string; order: string; query?: string };
   /** Writes a batch's rows, in the writing transaction. */
   write(tx: Sql, batch: In): Promise<void>;
   rollback: Rollback<Undone>;

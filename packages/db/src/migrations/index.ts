@@ -7,12 +7,19 @@ import { pearlSchema } from './006-pearl.js';
 import { rawStorage } from './007-raw-storage.js';
 import { eventsSchema } from './008-events.js';
 import { operatorStateSchema } from './009-operator-state.js';
+import { storageV2 } from './010-storage-v2.js';
 
 /** One versioned schema change. Versions only ever grow; an applied migration is never edited. */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * The migration drops the chain index and the indexer rebuilds it from the node: `migrate` applies it to a
+   * database holding indexed blocks only when told to rebuild. What it may drop and must keep is INDEX_REBUILD
+   * (migrate.ts), which operators are told before they agree.
+   */
+  rebuildsIndex?: boolean;
 }
 
 /** Every migration of the schema, in order. */
@@ -26,4 +33,5 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'raw-storage', sql: rawStorage },
   { version: 8, name: 'events', sql: eventsSchema },
   { version: 9, name: 'operator-state', sql: operatorStateSchema },
+  { version: 10, name: 'storage-v2', sql: storageV2, rebuildsIndex: true },
 ];

@@ -1,7 +1,17 @@
 import { addressFlowsKey, addressTxsKey, addressUtxosKey, type PageOf } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
-import { keyset } from './keyset.js';
+import { cursorTxNo, firstTxNoOf, heightOf, indexOf } from '../tx-no.js';
+import { keyset, type PackedKey } from './keyset.js';
 import { TX_COLUMNS, type TxQueryRow } from './txs.js';
+
+/** SQL: the dictionary id of the address in parameter `$1` (null when the index has not seen it). */
+const ADDRESS_ID = '(SELECT id FROM addresses WHERE address = $1)';
+
+/** A history or UTXO key (block height, index in block) stored as the transaction number of `alias`. */
+const byTxNo = (alias: string): PackedKey => ({
+  columns: [`${alias}.tx_no`],
+  pack: ([h, i]) => [cursorTxNo(Number(h), Number(i))],
+});
 
 /** An address row with its label. */
 export interface AddressQueryRow {
@@ -20,7 +30,8 @@ export interface AddressQueryRow {
 /** The totals of one address. */
 export async function selectAddress(sql: Sql, address: string): Promise<AddressQueryRow | null> {
   const [row] = await sql.query<AddressQueryRow>(
-    'SELECT * FROM addresses WHERE address = $1',
+    `SELECT address, balance, received, sent, tx_count, utxo_count, first_seen_height, first_seen_time,
+            last_seen_height, last_seen_time FROM addresses WHERE address = $1`,
     [address],
     'addresses.one',
   );
@@ -54,15 +65,15 @@ export function selectAddressTxs(
   page: PageOf<typeof addressTxsKey>,
 ): Promise<AddressTxQueryRow[]> {
   const params: unknown[] = [address];
-  const k = keyset(addressTxsKey, page, params, 'a');
+  const k = keyset(addressTxsKey, page, params, 'a', byTxNo('a'));
   // The page is cut from the address's history first, then joined row by row: a join planned over the whole
   // history (a merge join walking blocks down from the tip) would cost more the deeper the page.
   return sql.query<AddressTxQueryRow>(
     `SELECT ${TX_COLUMNS}, a.received, a.sent, a.balance
-     FROM (SELECT a.block_height, a.block_index, a.received, a.sent, a.balance FROM address_txs a
-           WHERE a.address = $1 AND ${k.where} ${k.tail}) a
-     JOIN txs t ON t.block_height = a.block_height AND t.block_index = a.block_index
-     JOIN blocks b ON b.height = a.block_height
+     FROM (SELECT a.tx_no, a.received, a.sent, a.balance FROM address_txs a
+           WHERE a.address_id = ${ADDRESS_ID} AND ${k.where} ${k.tail}) a
+     JOIN txs t ON t.tx_no = a.tx_no
+     JOIN blocks b ON b.height = ${heightOf('a.tx_no')}
      ${k.order}`,
     params,
     'addresses.txs',
@@ -88,11 +99,13 @@ export function selectAddressFlows(
   page: PageOf<typeof addressFlowsKey>,
 ): Promise<FlowQueryRow[]> {
   const params: unknown[] = [address];
-  const k = keyset(addressFlowsKey, page, params, 'a');
+  const k = keyset(addressFlowsKey, page, params, 'a', byTxNo('a'));
   return sql.query<FlowQueryRow>(
-    `SELECT a.txid, a.block_height, b.hash AS block_hash, a.block_index, a.block_time, a.received, a.sent, a.balance
-     FROM (SELECT a.* FROM address_txs a WHERE a.address = $1 AND ${k.where} ${k.tail}) a
-     JOIN blocks b ON b.height = a.block_height
+    `SELECT encode(t.txid, 'hex') AS txid, ${heightOf('a.tx_no')} AS block_height, b.hash AS block_hash,
+            ${indexOf('a.tx_no')} AS block_index, b.time AS block_time, a.received, a.sent, a.balance
+     FROM (SELECT a.* FROM address_txs a WHERE a.address_id = ${ADDRESS_ID} AND ${k.where} ${k.tail}) a
+     JOIN txs t ON t.tx_no = a.tx_no
+     JOIN blocks b ON b.height = ${heightOf('a.tx_no')}
      ${k.order}`,
     params,
     'addresses.flows',
@@ -113,19 +126,25 @@ export interface UtxoQueryRow {
   is_coinbase: boolean;
 }
 
-/** Unspent outputs of an address, newest first (served by the partial index on unspent outputs). */
+/** Unspent outputs of an address, newest first (served by the unspent outputs' index by address). */
 export function selectAddressUtxos(
   sql: Sql,
   address: string,
   page: PageOf<typeof addressUtxosKey>,
 ): Promise<UtxoQueryRow[]> {
   const params: unknown[] = [address];
-  const k = keyset(addressUtxosKey, page, params, 'o');
+  const k = keyset(addressUtxosKey, page, params, 'u', {
+    columns: ['u.tx_no', 'u.vout'],
+    pack: ([h, i, vout]) => [cursorTxNo(Number(h), Number(i)), vout],
+  });
   return sql.query<UtxoQueryRow>(
-    `SELECT o.txid, o.vout, o.value, o.block_height, b.hash AS block_hash, o.block_index, b.time, o.script_type,
-            o.script_hex, o.is_coinbase
-     FROM (SELECT o.* FROM outputs o WHERE o.address = $1 AND o.spent_txid IS NULL AND ${k.where} ${k.tail}) o
-     JOIN blocks b ON b.height = o.block_height
+    `SELECT encode(t.txid, 'hex') AS txid, u.vout, o.value, ${heightOf('u.tx_no')} AS block_height,
+            b.hash AS block_hash, ${indexOf('u.tx_no')} AS block_index, b.time, o.script_type,
+            encode(o.script, 'hex') AS script_hex, ${indexOf('u.tx_no')} = 0 AS is_coinbase
+     FROM (SELECT u.tx_no, u.vout FROM utxos u WHERE u.address_id = ${ADDRESS_ID} AND ${k.where} ${k.tail}) u
+     JOIN outputs o ON o.tx_no = u.tx_no AND o.vout = u.vout
+     JOIN txs t ON t.tx_no = u.tx_no
+     JOIN blocks b ON b.height = ${heightOf('u.tx_no')}
      ${k.order}`,
     params,
     'addresses.utxos',
@@ -146,10 +165,15 @@ export interface BalanceDayRow {
 /** The balance at the end of each UTC day with activity, oldest first. */
 export function selectBalanceHistory(sql: Sql, address: string): Promise<BalanceDayRow[]> {
   return sql.query<BalanceDayRow>(
-    `SELECT (block_time / 86400)::int4 AS day, max(block_height) AS height, max(block_time) AS time,
-            (array_agg(balance ORDER BY block_height DESC, block_index DESC))[1] AS balance,
-            sum(received)::int8 AS received, sum(sent)::int8 AS sent, count(*)::int4 AS tx_count
-     FROM address_txs WHERE address = $1 GROUP BY 1 ORDER BY 1`,
+    // Summed per block first, so each block of the history is looked up once for its time.
+    `SELECT (b.time / 86400)::int4 AS day, max(b.height) AS height, max(b.time) AS time,
+            (array_agg(h.balance ORDER BY h.height DESC))[1] AS balance,
+            sum(h.received)::int8 AS received, sum(h.sent)::int8 AS sent, sum(h.n)::int4 AS tx_count
+     FROM (SELECT ${heightOf('tx_no')} AS height, sum(received) AS received, sum(sent) AS sent, count(*) AS n,
+                  (array_agg(balance ORDER BY tx_no DESC))[1] AS balance
+           FROM address_txs WHERE address_id = ${ADDRESS_ID} GROUP BY 1) h
+     JOIN blocks b ON b.height = h.height
+     GROUP BY 1 ORDER BY 1`,
     [address],
     'addresses.balance-history',
   );
@@ -173,17 +197,25 @@ export interface FlowWindowsRow {
 /** Counts receiving/spending transactions and sums the 24 h, 7 d and 30 d windows before `now`. */
 export async function selectFlowWindows(sql: Sql, address: string, now: number): Promise<FlowWindowsRow> {
   const [row] = await sql.query<FlowWindowsRow>(
-    `SELECT count(*) FILTER (WHERE received > 0)::int4 AS receiving, count(*) FILTER (WHERE sent > 0)::int4 AS spending,
-            COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 86400), 0)::int8 AS in_24h,
-            COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 86400), 0)::int8 AS out_24h,
-            count(*) FILTER (WHERE block_time > $2::int8 - 86400)::int4 AS n_24h,
-            COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 604800), 0)::int8 AS in_7d,
-            COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 604800), 0)::int8 AS out_7d,
-            count(*) FILTER (WHERE block_time > $2::int8 - 604800)::int4 AS n_7d,
-            COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 2592000), 0)::int8 AS in_30d,
-            COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 2592000), 0)::int8 AS out_30d,
-            count(*) FILTER (WHERE block_time > $2::int8 - 2592000)::int4 AS n_30d
-     FROM address_txs WHERE address = $1`,
+    // Counted over the whole history; the windows read block times only from the lowest height whose block
+    // is inside the widest window (every block with a later time is at that height or above).
+    `SELECT c.receiving, c.spending, w.* FROM
+       (SELECT count(*) FILTER (WHERE received > 0)::int4 AS receiving, count(*) FILTER (WHERE sent > 0)::int4 AS spending
+        FROM address_txs WHERE address_id = ${ADDRESS_ID}) c,
+       (SELECT COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 86400), 0)::int8 AS in_24h,
+               COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 86400), 0)::int8 AS out_24h,
+               count(*) FILTER (WHERE block_time > $2::int8 - 86400)::int4 AS n_24h,
+               COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 604800), 0)::int8 AS in_7d,
+               COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 604800), 0)::int8 AS out_7d,
+               count(*) FILTER (WHERE block_time > $2::int8 - 604800)::int4 AS n_7d,
+               COALESCE(sum(received) FILTER (WHERE block_time > $2::int8 - 2592000), 0)::int8 AS in_30d,
+               COALESCE(sum(sent) FILTER (WHERE block_time > $2::int8 - 2592000), 0)::int8 AS out_30d,
+               count(*) FILTER (WHERE block_time > $2::int8 - 2592000)::int4 AS n_30d
+        FROM (SELECT a.received, a.sent, b.time AS block_time FROM address_txs a
+              JOIN blocks b ON b.height = ${heightOf('a.tx_no')}
+              WHERE a.address_id = ${ADDRESS_ID}
+                AND a.tx_no >= ${firstTxNoOf('COALESCE((SELECT min(height) FROM blocks WHERE time > $2::int8 - 2592000), 2147483647)')}) a
+       ) w`,
     [address, now],
     'addresses.flow-windows',
   );

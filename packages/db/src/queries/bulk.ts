@@ -1,7 +1,10 @@
 import type { Sql } from '../sql.js';
 
-/** The PostgreSQL types a bulk column's array parameter is cast to. */
-export type PgType = 'text' | 'int4' | 'int8' | 'bool' | 'float8' | 'json';
+/**
+ * The PostgreSQL types a bulk column's array parameter is cast to. A `bytea` field holds its bytes as hex in
+ * the row, written as PostgreSQL's hex input (`\x…`).
+ */
+export type PgType = 'text' | 'int4' | 'int8' | 'bool' | 'float8' | 'json' | 'bytea';
 
 /** A column of a bulk insert: its name and the PostgreSQL type its array parameter is cast to. */
 export type BulkColumn = readonly [name: string, type: string];
@@ -28,11 +31,15 @@ export function columnOf(field: string): string {
 export function rowShape<R>(types: ColumnTypes<R>): RowShape<R> {
   const fields = Object.keys(types) as (keyof R & string)[];
   const columns = fields.map((f) => [columnOf(f), types[f]] as const);
+  const hex = fields.map((f) => types[f] === 'bytea');
   return {
     columns,
     values(row) {
       const out = new Array<unknown>(fields.length);
-      for (let i = 0; i < fields.length; i++) out[i] = row[fields[i]!];
+      for (let i = 0; i < fields.length; i++) {
+        const v = row[fields[i]!];
+        out[i] = hex[i] && typeof v === 'string' ? `\\x${v}` : v;
+      }
       return out;
     },
   };
@@ -64,7 +71,10 @@ export async function bulkInsert(
     return;
   }
   const cols = columns.map((c) => c[0]).join(', ');
-  const params = columns.map((c, i) => `$${i + 1}::${c[1]}[]`).join(', ');
+  // Bytes travel as their hex input text (`\x…`), which every driver sends as it is.
+  const params = columns
+    .map((c, i) => (c[1] === 'bytea' ? `$${i + 1}::text[]::bytea[]` : `$${i + 1}::${c[1]}[]`))
+    .join(', ');
   const text = `INSERT INTO ${table} (${cols}) SELECT * FROM unnest(${params}) ${suffix}`;
   for (let start = 0; start < rows.length; start += CHUNK) {
     const chunk = rows.slice(start, start + CHUNK);

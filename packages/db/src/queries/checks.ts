@@ -49,11 +49,11 @@ const VOLATILE: Record<string, string[]> = {
   ],
 };
 
-const TABLES: Record<string, string> = {
-  ...Object.fromEntries(DERIVED_TABLES.flatMap((t) => (t.dump ? [[t.dump.table, t.dump.order]] : []))),
-  pools: 'id',
-  known_labels: 'address',
-  indexer_state: 'id',
+const TABLES: Record<string, { order: string; query?: string }> = {
+  ...Object.fromEntries(DERIVED_TABLES.flatMap((t) => (t.dump ? [[t.dump.table, t.dump]] : []))),
+  pools: { order: 'id' },
+  known_labels: { order: 'address' },
+  indexer_state: { order: 'id' },
 };
 
 /**
@@ -62,9 +62,9 @@ const TABLES: Record<string, string> = {
  */
 export async function canonicalDump(sql: Sql): Promise<Record<string, { rows: number; digest: string }>> {
   const out: Record<string, { rows: number; digest: string }> = {};
-  for (const [table, order] of Object.entries(TABLES)) {
+  for (const [table, { order, query }] of Object.entries(TABLES)) {
     const rows = await sql.query<Record<string, unknown>>(
-      `SELECT * FROM ${table} ORDER BY ${order}`,
+      `${query ?? `SELECT * FROM ${table}`} ORDER BY ${order}`,
       [],
       `dump.${table}`,
     );

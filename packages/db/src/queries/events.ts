@@ -2,6 +2,7 @@ import type { ChainEvent, EventDraft, EventTopic } from '@explorer/core';
 import { eventFor, type Subscription } from '@explorer/core';
 import { toBlock } from '../mappers.js';
 import { amountText, type Int8, type Sql } from '../sql.js';
+import { firstTxNoAbove, firstTxNoOf, heightOf } from '../tx-no.js';
 import { selectBlock } from './blocks.js';
 
 /** Taken in every transaction that appends events, so ids are committed in the order they were drawn (the
@@ -147,8 +148,11 @@ interface ActivityRow {
  */
 export async function blockEventDrafts(tx: Sql, from: number, to: number): Promise<EventDraft[]> {
   const activity = await tx.query<ActivityRow>(
-    `SELECT block_height, address, txid, received, sent, balance FROM address_txs
-     WHERE block_height BETWEEN $1 AND $2 ORDER BY block_height, address, block_index`,
+    `SELECT ${heightOf('h.tx_no')} AS block_height, a.address, encode(t.txid, 'hex') AS txid, h.received, h.sent,
+            h.balance
+     FROM address_txs h JOIN addresses a ON a.id = h.address_id JOIN txs t ON t.tx_no = h.tx_no
+     WHERE h.tx_no >= ${firstTxNoOf('$1')} AND h.tx_no < ${firstTxNoAbove('$2')}
+     ORDER BY block_height, a.address, h.tx_no`,
     [from, to],
     'events.block-activity',
   );

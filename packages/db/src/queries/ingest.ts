@@ -66,12 +66,18 @@ export async function readTipState(sql: Sql): Promise<TipState> {
 
 /** A stored output as a spend sees it. */
 export interface StoredPrevout {
+  /** The number of the transaction that created it. */
+  txNo: number;
   address: string | null;
   value: bigint;
   spent: boolean;
 }
 
-/** Looks up outputs by outpoint; the result has one entry per outpoint, undefined where none is stored. */
+/**
+ * Looks up outputs by outpoint (txid as hex); the result has one entry per outpoint, undefined where none is
+ * stored. A txid is found through the index on its first 8 bytes, the whole txid compared; of two
+ * transactions with one txid (BIP30), the later one's output.
+ */
 export async function readPrevouts(
   sql: Sql,
   outpoints: readonly { txid: string; vout: number }[],
@@ -79,28 +85,71 @@ export async function readPrevouts(
   const out: (StoredPrevout | undefined)[] = new Array(outpoints.length);
   for (let start = 0; start < outpoints.length; start += 10_000) {
     const chunk = outpoints.slice(start, start + 10_000);
-    const rows = await sql.query<{ i: number; address: string | null; value: string; spent: boolean }>(
-      `SELECT s.i::int4 AS i, o.address, o.value::text AS value, o.spent_txid IS NOT NULL AS spent
+    const rows = await sql.query<{
+      i: number;
+      tx_no: string;
+      address: string | null;
+      value: string;
+      spent: boolean;
+    }>(
+      `SELECT DISTINCT ON (s.i) s.i::int4 AS i, t.tx_no::text AS tx_no, a.address, o.value::text AS value,
+              u.tx_no IS NULL AS spent
        FROM unnest($1::text[], $2::int4[]) WITH ORDINALITY AS s(txid, vout, i)
-       JOIN outputs o ON o.txid = s.txid AND o.vout = s.vout`,
+       JOIN txs t ON substring(t.txid FROM 1 FOR 8) = decode(substring(s.txid FROM 1 FOR 16), 'hex')
+                 AND t.txid = decode(s.txid, 'hex')
+       JOIN outputs o ON o.tx_no = t.tx_no AND o.vout = s.vout
+       LEFT JOIN addresses a ON a.id = o.address_id
+       LEFT JOIN utxos u ON u.tx_no = o.tx_no AND u.vout = o.vout
+       ORDER BY s.i, t.tx_no DESC`,
       [chunk.map((o) => o.txid), chunk.map((o) => o.vout)],
       'ingest.read-prevouts',
     );
     for (const r of rows)
-      out[start + r.i - 1] = { address: r.address, value: BigInt(r.value), spent: r.spent };
+      out[start + r.i - 1] = {
+        txNo: Number(r.tx_no),
+        address: r.address,
+        value: BigInt(r.value),
+        spent: r.spent,
+      };
   }
   return out;
 }
 
-/** Current balances of the given addresses (absent ones are new). */
-export async function readBalances(tx: Sql, addresses: string[]): Promise<Map<string, bigint>> {
+/** An address's dictionary id and current balance. */
+export interface StoredAccount {
+  id: number;
+  balance: bigint;
+}
+
+/** Ids and current balances of the given addresses (absent ones are new). */
+export async function readAccounts(sql: Sql, addresses: string[]): Promise<Map<string, StoredAccount>> {
   if (addresses.length === 0) return new Map();
-  const rows = await tx.query<{ address: string; balance: string }>(
-    'SELECT address, balance::text AS balance FROM addresses WHERE address = ANY($1::text[])',
+  const rows = await sql.query<{ address: string; id: string; balance: string }>(
+    'SELECT address, id::text AS id, balance::text AS balance FROM addresses WHERE address = ANY($1::text[])',
     [addresses],
-    'ingest.read-balances',
+    'ingest.read-accounts',
   );
-  return new Map(rows.map((r) => [r.address, BigInt(r.balance)]));
+  return new Map(rows.map((r) => [r.address, { id: Number(r.id), balance: BigInt(r.balance) }]));
+}
+
+/** Current balances of the given addresses (absent ones are new). */
+export async function readBalances(sql: Sql, addresses: string[]): Promise<Map<string, bigint>> {
+  const accounts = await readAccounts(sql, addresses);
+  return new Map([...accounts].map(([address, a]) => [address, a.balance]));
+}
+
+/**
+ * Takes `count` new address ids from the dictionary's sequence, ascending. Ids taken by a batch that never
+ * commits are skipped, never reused: an id only names an address, it orders nothing.
+ */
+export async function newAddressIds(sql: Sql, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  const rows = await sql.query<{ id: string }>(
+    "SELECT nextval('addresses_id')::text AS id FROM generate_series(1, $1::int4)",
+    [count],
+    'ingest.new-address-ids',
+  );
+  return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
 /** Moves the indexed tip (blocks and transactions are written together, so both tips move as one). */

@@ -1,5 +1,6 @@
 import type { FeeEstimates, MempoolSummary } from '@explorer/core';
 import type { Sql } from '../sql.js';
+import { firstTxNoAbove, heightOf, indexOf } from '../tx-no.js';
 
 /** The mempool as the indexer's watcher last read it. */
 export interface MempoolState {
@@ -43,9 +44,9 @@ export async function recentBlockFloors(sql: Sql, blocks: number): Promise<numbe
   const rows = await sql.query<{ milli: number | string }>(
     `SELECT min(ceil(t.fee::numeric * 1000 / t.vsize))::int8 AS milli
      FROM txs t
-     WHERE t.block_height > (SELECT coalesce(max(height), -1) FROM blocks) - $1
-       AND NOT t.is_coinbase AND t.vsize > 0
-     GROUP BY t.block_height ORDER BY t.block_height DESC`,
+     WHERE t.tx_no >= ${firstTxNoAbove('(SELECT coalesce(max(height), -1) FROM blocks) - $1')}
+       AND ${indexOf('t.tx_no')} <> 0 AND t.vsize > 0
+     GROUP BY ${heightOf('t.tx_no')} ORDER BY ${heightOf('t.tx_no')} DESC`,
     [blocks],
     'mempool.block-floors',
   );

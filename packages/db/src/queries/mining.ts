@@ -1,5 +1,6 @@
 import { type PageOf, poolPayoutsKey, topMinersKey } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
+import { firstTxNoOf } from '../tx-no.js';
 import { keyset } from './keyset.js';
 
 /** Indexed blocks (heights are contiguous from the first indexed one), read from the primary key's ends. */
@@ -186,8 +187,11 @@ export function selectPoolPayouts(
   // The height is read from the pool's blocks (their pool index gives the order), not from the outputs.
   const k = keyset(poolPayoutsKey, page, params, 'o', { blockHeight: 'b.height' });
   return sql.query<PayoutQueryRow>(
-    `SELECT o.txid, o.vout, b.height, b.hash, b.time, o.address, o.value, o.script_type, o.spent_txid IS NOT NULL AS spent
-     FROM blocks b JOIN outputs o ON o.block_height = b.height AND o.block_index = 0
+    `SELECT encode(t.txid, 'hex') AS txid, o.vout, b.height, b.hash, b.time, a.address, o.value, o.script_type,
+            NOT EXISTS (SELECT 1 FROM utxos u WHERE u.tx_no = o.tx_no AND u.vout = o.vout) AS spent
+     FROM blocks b JOIN outputs o ON o.tx_no = ${firstTxNoOf('b.height')}
+     JOIN txs t ON t.tx_no = o.tx_no
+     LEFT JOIN addresses a ON a.id = o.address_id
      WHERE b.pool_id = $1 AND ${k.where} ${k.tail}`,
     params,
     'mining.pool-payouts',

@@ -1,4 +1,5 @@
 import type { Sql } from '../sql.js';
+import { heightOf, txidIs } from '../tx-no.js';
 
 // Prefix lookups are written as a range over the COLLATE "C" primary/unique keys
 // (`key >= prefix AND key < successor(prefix)`), which a btree serves in key order with any driver and any
@@ -11,6 +12,25 @@ import type { Sql } from '../sql.js';
 export function prefixUpperBound(prefix: string): string {
   const last = prefix.charCodeAt(prefix.length - 1);
   return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}
+
+/**
+ * The range of txids' first 8 bytes that txids starting with a hex `prefix` (at least one digit) fall in:
+ * `[low, high)`; for a prefix of only `f`s, `high` is 9 bytes, above every 8-byte value.
+ */
+export function txidPrefixRange(prefix: string): [Buffer, Buffer] {
+  if (!/^[0-9a-fA-F]+$/.test(prefix)) throw new RangeError(`not a hex prefix: ${prefix}`);
+  const digits = prefix.toLowerCase().slice(0, 16);
+  const low = Buffer.from(digits.padEnd(16, '0'), 'hex');
+  // The smallest 8 bytes above every txid with this prefix: the prefix as a number, plus one, padded.
+  let n = BigInt(`0x${digits}`) + 1n;
+  n <<= BigInt(4 * (16 - digits.length));
+  // All 'f': past the last 8-byte value; one byte longer still sorts above every 8-byte string.
+  const high =
+    n >= 1n << 64n
+      ? Buffer.from('ffffffffffffffff00', 'hex')
+      : Buffer.from(n.toString(16).padStart(16, '0'), 'hex');
+  return [low, high];
 }
 
 /** Escapes LIKE wildcards (`%`, `_`) and the escape character itself, for `LIKE … ESCAPE '\'`. */
@@ -64,7 +84,7 @@ export function selectHashMatches(sql: Sql, hash: string): Promise<HashMatchesQu
   return sql.query<HashMatchesQueryRow>(
     `SELECT 'block' AS kind, hash AS id, height FROM blocks WHERE hash = $1
      UNION ALL
-     SELECT 'tx', txid, block_height FROM txs WHERE txid = $1`,
+     SELECT 'tx', encode(txid, 'hex'), ${heightOf('tx_no')} FROM txs WHERE ${txidIs('txid', '$1')}`,
     [hash],
     'search.hash',
   );
@@ -127,24 +147,35 @@ export function selectNameMatches(sql: Sql, text: string, limit: number): Promis
   );
 }
 
+/** The hex prefix statement: a txid prefix longer than the indexed 8 bytes (16 digits) is rechecked. */
+const hexPrefixSql = (recheck: boolean) => `SELECT kind, id, height FROM (
+    (SELECT 'block' AS kind, hash AS id, height FROM blocks WHERE hash >= $1 AND hash < $2 ORDER BY hash LIMIT $3)
+    UNION ALL
+    (SELECT 'tx', encode(txid, 'hex'), ${heightOf('tx_no')} FROM txs
+     WHERE substring(txid FROM 1 FOR 8) >= $4 AND substring(txid FROM 1 FOR 8) < $5
+       ${recheck ? "AND encode(txid, 'hex') LIKE $6" : ''}
+     ORDER BY substring(txid FROM 1 FOR 8) LIMIT $3)
+  ) m ORDER BY kind, id`;
+const HEX_PREFIX = hexPrefixSql(false);
+const LONG_HEX_PREFIX = hexPrefixSql(true);
+
 /**
  * In one statement: blocks whose hash and transactions whose txid start with `prefix`, each in key order and
- * at most `limit` (ranges over the unique index on hash and the primary key on txid).
+ * at most `limit` (ranges over the unique index on hash and the index on the txids' first 8 bytes).
  */
 export function selectHexPrefixMatches(
   sql: Sql,
   prefix: string,
   limit: number,
 ): Promise<HashMatchesQueryRow[]> {
-  return sql.query<HashMatchesQueryRow>(
-    `SELECT kind, id, height FROM (
-       (SELECT 'block' AS kind, hash AS id, height FROM blocks WHERE hash >= $1 AND hash < $2 ORDER BY hash LIMIT $3)
-       UNION ALL
-       (SELECT 'tx', txid, block_height FROM txs WHERE txid >= $1 AND txid < $2 ORDER BY txid LIMIT $3)
-     ) m ORDER BY kind, id`,
-    [prefix, prefixUpperBound(prefix), limit],
-    'suggest.hex',
-  );
+  const params = [prefix, prefixUpperBound(prefix), limit, ...txidPrefixRange(prefix)];
+  return prefix.length > 16
+    ? sql.query<HashMatchesQueryRow>(
+        LONG_HEX_PREFIX,
+        [...params, `${prefix.toLowerCase()}%`],
+        'suggest.hex-long',
+      )
+    : sql.query<HashMatchesQueryRow>(HEX_PREFIX, params, 'suggest.hex');
 }
 
 /** Addresses starting with `prefix`, in byte order (range over the primary key), with their labels. */

@@ -2,6 +2,7 @@ import type { SyncProgress } from '@explorer/core';
 import { dailyPoolBlocks } from '../derived/daily-pool-blocks.js';
 import { poolStats } from '../derived/pool-stats.js';
 import type { Sql } from '../sql.js';
+import { firstTxNoOf } from '../tx-no.js';
 import { bulkInsert } from './bulk.js';
 
 /** The indexer's row as stored. */
@@ -226,8 +227,9 @@ export async function reattributePools(
       payouts: string[] | null;
     }>(
       `SELECT b.height, b.coinbase_hex, b.pool_id,
-              array_agg(o.address ORDER BY o.vout) FILTER (WHERE o.address IS NOT NULL) AS payouts
-       FROM blocks b LEFT JOIN outputs o ON o.block_height = b.height AND o.block_index = 0
+              array_agg(a.address ORDER BY o.vout) FILTER (WHERE a.address IS NOT NULL) AS payouts
+       FROM blocks b LEFT JOIN outputs o ON o.tx_no = ${firstTxNoOf('b.height')}
+       LEFT JOIN addresses a ON a.id = o.address_id
        WHERE b.height >= $1 AND b.height < $2 GROUP BY b.height`,
       [from, from + step],
       'reattribute.read',

@@ -1,14 +1,21 @@
 import { decodeTx, pearlNetworkByName, renderPearlTx } from '@explorer/chain';
 import { blockOutputsKey, blockTxsKey, type PageOf, txInputsKey, txOutputsKey, txsKey } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
+import { cursorTxNo, firstTxNoAbove, firstTxNoOf, heightOf, indexOf, txNoOfTxid } from '../tx-no.js';
 import { keyset } from './keyset.js';
 
-/** The columns every transaction summary reads. */
-export const TX_COLUMNS = `t.txid, t.block_height, b.hash AS block_hash, t.block_index, t.block_time, t.size, t.vsize, t.weight,
-  t.version, t.locktime, t.input_count, t.output_count, t.value_in, t.value_out, t.fee, t.is_coinbase, t.type`;
+/** The columns every transaction summary reads, from `txs t` and its block `b`. */
+export const TX_COLUMNS = `t.tx_no, encode(t.txid, 'hex') AS txid, ${heightOf('t.tx_no')} AS block_height, b.hash AS block_hash,
+  ${indexOf('t.tx_no')} AS block_index, b.time AS block_time, t.size, t.vsize, t.weight, t.version, t.locktime,
+  t.input_count, t.output_count, t.value_in, t.value_out, t.fee, ${indexOf('t.tx_no')} = 0 AS is_coinbase, t.type`;
+
+/** The block of `txs t`. */
+export const TX_BLOCK = `JOIN blocks b ON b.height = ${heightOf('t.tx_no')}`;
 
 /** A transaction summary row. */
 export interface TxQueryRow {
+  /** The transaction's number (its place in the chain), for the queries that follow up on it. */
+  tx_no: Int8;
   txid: string;
   block_height: number;
   block_hash: string;
@@ -28,11 +35,26 @@ export interface TxQueryRow {
   type: string;
 }
 
+/** A transaction named by its txid (hex) or, once found, by its number. */
+export type TxRef = { txid: string } | { txNo: Int8 };
+
+/** SQL for the number of the referenced transaction, its parameter appended to `params`. */
+function txNoSql(ref: TxRef, params: unknown[]): string {
+  if ('txNo' in ref) {
+    params.push(String(ref.txNo));
+    return `$${params.length}::int8`;
+  }
+  params.push(ref.txid);
+  return txNoOfTxid(`$${params.length}::text`);
+}
+
 /** One transaction. */
 export async function selectTx(sql: Sql, txid: string): Promise<TxQueryRow | null> {
+  const params: unknown[] = [];
+  const no = txNoSql({ txid }, params);
   const [row] = await sql.query<TxQueryRow>(
-    `SELECT ${TX_COLUMNS} FROM txs t JOIN blocks b ON b.height = t.block_height WHERE t.txid = $1`,
-    [txid],
+    `SELECT ${TX_COLUMNS} FROM txs t ${TX_BLOCK} WHERE t.tx_no = ${no}`,
+    params,
     'txs.one',
   );
   return row ?? null;
@@ -41,9 +63,12 @@ export async function selectTx(sql: Sql, txid: string): Promise<TxQueryRow | nul
 /** Transactions, newest first. */
 export function selectRecentTxs(sql: Sql, page: PageOf<typeof txsKey>): Promise<TxQueryRow[]> {
   const params: unknown[] = [];
-  const k = keyset(txsKey, page, params, 't');
+  const k = keyset(txsKey, page, params, 't', {
+    columns: ['t.tx_no'],
+    pack: ([h, i]) => [cursorTxNo(Number(h), Number(i))],
+  });
   return sql.query<TxQueryRow>(
-    `SELECT ${TX_COLUMNS} FROM txs t JOIN blocks b ON b.height = t.block_height WHERE ${k.where} ${k.tail}`,
+    `SELECT ${TX_COLUMNS} FROM txs t ${TX_BLOCK} WHERE ${k.where} ${k.tail}`,
     params,
     'txs.recent',
   );
@@ -56,10 +81,13 @@ export function selectBlockTxs(
   page: PageOf<typeof blockTxsKey>,
 ): Promise<TxQueryRow[]> {
   const params: unknown[] = [height];
-  const k = keyset(blockTxsKey, page, params, 't');
+  const k = keyset(blockTxsKey, page, params, 't', {
+    columns: ['t.tx_no'],
+    pack: ([i]) => [cursorTxNo(height, Number(i))],
+  });
   return sql.query<TxQueryRow>(
-    `SELECT ${TX_COLUMNS} FROM txs t JOIN blocks b ON b.height = t.block_height
-     WHERE t.block_height = $1 AND ${k.where} ${k.tail}`,
+    `SELECT ${TX_COLUMNS} FROM txs t ${TX_BLOCK}
+     WHERE t.tx_no >= ${firstTxNoOf('$1')} AND t.tx_no < ${firstTxNoAbove('$1')} AND ${k.where} ${k.tail}`,
     params,
     'txs.of-block',
   );
@@ -72,27 +100,48 @@ export interface SideRow {
   value: Int8;
 }
 
-/** Per transaction, the value each input address paid and each output address received. */
+/** Per transaction (by number), the value each input address paid and each output address received. */
 export async function selectSides(
   sql: Sql,
-  txids: string[],
+  txNos: readonly Int8[],
 ): Promise<{ inputs: SideRow[]; outputs: SideRow[] }> {
-  if (txids.length === 0) return { inputs: [], outputs: [] };
+  if (txNos.length === 0) return { inputs: [], outputs: [] };
+  const numbers = txNos.map(String);
   const [inputs, outputs] = await Promise.all([
     sql.query<SideRow>(
-      `SELECT txid, address, sum(value)::int8 AS value FROM inputs
-       WHERE txid = ANY($1::text[]) AND address IS NOT NULL GROUP BY txid, address`,
-      [txids],
+      `SELECT encode(t.txid, 'hex') AS txid, s.address, s.value FROM (
+         SELECT i.tx_no, a.address, sum(o.value)::int8 AS value FROM inputs i
+         JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+         JOIN addresses a ON a.id = o.address_id
+         WHERE i.tx_no = ANY($1::int8[]) GROUP BY i.tx_no, a.address) s
+       JOIN txs t ON t.tx_no = s.tx_no`,
+      [numbers],
       'txs.input-sides',
     ),
     sql.query<SideRow>(
-      `SELECT txid, address, sum(value)::int8 AS value FROM outputs
-       WHERE txid = ANY($1::text[]) AND address IS NOT NULL GROUP BY txid, address`,
-      [txids],
+      `SELECT encode(t.txid, 'hex') AS txid, s.address, s.value FROM (
+         SELECT o.tx_no, a.address, sum(o.value)::int8 AS value FROM outputs o
+         JOIN addresses a ON a.id = o.address_id
+         WHERE o.tx_no = ANY($1::int8[]) GROUP BY o.tx_no, a.address) s
+       JOIN txs t ON t.tx_no = s.tx_no`,
+      [numbers],
       'txs.output-sides',
     ),
   ]);
   return { inputs, outputs };
+}
+
+/** The labels of every address a transaction (by number) pays from or to. */
+export function selectFlowLabels(sql: Sql, no: Int8): Promise<{ address: string; label: string }[]> {
+  return sql.query<{ address: string; label: string }>(
+    `SELECT l.address, l.label FROM known_labels l WHERE l.address IN (
+       SELECT a.address FROM inputs i JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+       JOIN addresses a ON a.id = o.address_id WHERE i.tx_no = $1::int8
+       UNION
+       SELECT a.address FROM outputs o JOIN addresses a ON a.id = o.address_id WHERE o.tx_no = $1::int8)`,
+    [String(no)],
+    'txs.flow-labels',
+  );
 }
 
 /** An input row with the label of its address. */
@@ -107,17 +156,24 @@ export interface InputQueryRow {
   sequence: number;
 }
 
-/** Inputs of a transaction, in order. */
+/** Inputs of a transaction, in order, with the address and value of what each spends. */
 export function selectInputs(
   sql: Sql,
-  txid: string,
+  tx: TxRef,
   page: PageOf<typeof txInputsKey>,
 ): Promise<InputQueryRow[]> {
-  const params: unknown[] = [txid];
+  const params: unknown[] = [];
+  const no = txNoSql(tx, params);
   const k = keyset(txInputsKey, page, params, 'i');
   return sql.query<InputQueryRow>(
-    `SELECT i.txid, i.vin, i.prev_txid, i.prev_vout, i.address, l.label, i.value, i.sequence
-     FROM inputs i LEFT JOIN known_labels l ON l.address = i.address WHERE i.txid = $1 AND ${k.where} ${k.tail}`,
+    `SELECT encode(t.txid, 'hex') AS txid, i.vin, encode(p.txid, 'hex') AS prev_txid, i.prev_vout, a.address,
+            l.label, COALESCE(o.value, 0)::int8 AS value, i.sequence
+     FROM inputs i JOIN txs t ON t.tx_no = i.tx_no
+     LEFT JOIN txs p ON p.tx_no = i.prev_tx_no
+     LEFT JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+     LEFT JOIN addresses a ON a.id = o.address_id
+     LEFT JOIN known_labels l ON l.address = a.address
+     WHERE i.tx_no = ${no} AND ${k.where} ${k.tail}`,
     params,
     'txs.inputs',
   );
@@ -140,20 +196,28 @@ export interface OutputQueryRow {
   spent_height: number | null;
 }
 
-const OUTPUT_SELECT = `SELECT o.txid, o.vout, o.block_height, o.block_index, o.address, l.label, o.value, o.script_type,
-  o.script_hex, o.is_coinbase, o.spent_txid, o.spent_vin, o.spent_height
-  FROM outputs o LEFT JOIN known_labels l ON l.address = o.address`;
+/** Outputs `o` with their transaction, address and label, and the input that spent each (if any). */
+const OUTPUT_SELECT = `SELECT encode(t.txid, 'hex') AS txid, o.vout, ${heightOf('o.tx_no')} AS block_height,
+  ${indexOf('o.tx_no')} AS block_index, a.address, l.label, o.value, o.script_type,
+  encode(o.script, 'hex') AS script_hex, ${indexOf('o.tx_no')} = 0 AS is_coinbase,
+  encode(st.txid, 'hex') AS spent_txid, s.vin AS spent_vin, ${heightOf('s.tx_no')} AS spent_height
+  FROM outputs o JOIN txs t ON t.tx_no = o.tx_no
+  LEFT JOIN addresses a ON a.id = o.address_id
+  LEFT JOIN known_labels l ON l.address = a.address
+  LEFT JOIN inputs s ON s.prev_tx_no = o.tx_no AND s.prev_vout = o.vout
+  LEFT JOIN txs st ON st.tx_no = s.tx_no`;
 
 /** Outputs of a transaction, in order. */
 export function selectTxOutputs(
   sql: Sql,
-  txid: string,
+  tx: TxRef,
   page: PageOf<typeof txOutputsKey>,
 ): Promise<OutputQueryRow[]> {
-  const params: unknown[] = [txid];
+  const params: unknown[] = [];
+  const no = txNoSql(tx, params);
   const k = keyset(txOutputsKey, page, params, 'o');
   return sql.query<OutputQueryRow>(
-    `${OUTPUT_SELECT} WHERE o.txid = $1 AND ${k.where} ${k.tail}`,
+    `${OUTPUT_SELECT} WHERE o.tx_no = ${no} AND ${k.where} ${k.tail}`,
     params,
     'txs.outputs',
   );
@@ -166,9 +230,12 @@ export function selectBlockOutputs(
   page: PageOf<typeof blockOutputsKey>,
 ): Promise<OutputQueryRow[]> {
   const params: unknown[] = [height];
-  const k = keyset(blockOutputsKey, page, params, 'o');
+  const k = keyset(blockOutputsKey, page, params, 'o', {
+    columns: ['o.tx_no', 'o.vout'],
+    pack: ([i, vout]) => [cursorTxNo(height, Number(i)), vout],
+  });
   return sql.query<OutputQueryRow>(
-    `${OUTPUT_SELECT} WHERE o.block_height = $1 AND ${k.where} ${k.tail}`,
+    `${OUTPUT_SELECT} WHERE o.tx_no >= ${firstTxNoOf('$1')} AND o.tx_no < ${firstTxNoAbove('$1')} AND ${k.where} ${k.tail}`,
     params,
     'blocks.outputs',
   );
@@ -177,7 +244,7 @@ export function selectBlockOutputs(
 /** Every output of a block's coinbase. */
 export function selectCoinbaseOutputs(sql: Sql, height: number): Promise<OutputQueryRow[]> {
   return sql.query<OutputQueryRow>(
-    `${OUTPUT_SELECT} WHERE o.block_height = $1 AND o.block_index = 0 ORDER BY o.vout`,
+    `${OUTPUT_SELECT} WHERE o.tx_no = ${firstTxNoOf('$1')} ORDER BY o.vout`,
     [height],
     'blocks.coinbase-outputs',
   );
@@ -188,27 +255,29 @@ export function selectCoinbaseOutputs(sql: Sql, height: number): Promise<OutputQ
  * `getrawtransaction <txid> 1` renders it, with the block it is in and without confirmations (which change).
  */
 export async function selectTxRaw(sql: Sql, txid: string): Promise<unknown | null> {
+  const params: unknown[] = [];
+  const no = txNoSql({ txid }, params);
   const [row] = await sql.query<{
     raw: unknown;
-    raw_hex: string | null;
+    raw_bytes: Uint8Array | null;
     block_hash: string;
     block_time: Int8;
     network: string | null;
   }>(
-    `SELECT t.raw, t.raw_hex, b.hash AS block_hash, t.block_time, s.chain->>'network' AS network
-     FROM txs t JOIN blocks b ON b.height = t.block_height CROSS JOIN indexer_state s
-     WHERE t.txid = $1`,
-    [txid],
+    `SELECT t.raw, t.raw_bytes, b.hash AS block_hash, b.time AS block_time, s.chain->>'network' AS network
+     FROM txs t ${TX_BLOCK} CROSS JOIN indexer_state s
+     WHERE t.tx_no = ${no}`,
+    params,
     'txs.raw',
   );
   if (!row) return null;
-  if (row.raw_hex === null) return row.raw;
+  if (row.raw_bytes === null) return row.raw;
   const network = pearlNetworkByName(row.network ?? '');
   if (!network)
     throw new Error(
       `transaction ${txid} is kept as bytes, but the chain's network (${row.network}) is not Pearl's`,
     );
-  return renderPearlTx(decodeTx(Buffer.from(row.raw_hex, 'hex')), network.hrp, {
+  return renderPearlTx(decodeTx(Buffer.from(row.raw_bytes)), network.hrp, {
     blockHash: row.block_hash,
     time: Number(row.block_time),
   });

@@ -35,3 +35,27 @@ export function useDatabase(driver: 'pg' | 'pglite'): () => Sql {
     return sql;
   };
 }
+
+/**
+ * A fresh database with nothing in it, for tests of migrations: in-memory PGlite, or a schema of its own in
+ * TEST_DATABASE_URL; drop() removes it.
+ * @example const db = await openEmptyDatabase('pg'); await migrate(db.sql, migrations); await db.drop()
+ */
+export async function openEmptyDatabase(
+  driver: 'pg' | 'pglite',
+): Promise<{ sql: Sql; drop(): Promise<void> }> {
+  if (driver === 'pglite') {
+    const sql = await openDatabase({ dataDir: 'memory://', migrate: false });
+    return { sql, drop: () => sql.close() };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const sql = await openDatabase({ url: process.env.TEST_DATABASE_URL, schema, poolSize: 2, migrate: false });
+  await sql.exec(`CREATE SCHEMA ${schema}`, 'test.create-schema');
+  return {
+    sql,
+    async drop() {
+      await sql.exec(`DROP SCHEMA ${schema} CASCADE`, 'test.drop-schema');
+      await sql.close();
+    },
+  };
+}

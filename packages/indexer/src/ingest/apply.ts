@@ -5,6 +5,7 @@ import {
   type Sql,
   setTip,
   type TipState,
+  type UtxoRow,
   writeDerived,
 } from '@explorer/db';
 import type { Definitions } from '../pools.js';
@@ -73,16 +74,27 @@ export class IngestState {
     checkLinks(parent, blocks);
     const seq = this.nextSeq++;
 
-    const { outputs, spends, prevouts } = await collectOutputs(reader, blocks, this.utxos, seq);
-    const balances = await balancesBefore(reader, this.balances, [
-      ...outputs.map((o) => o.address),
+    const { outputs, addresses, unspent, spends, prevouts } = await collectOutputs(
+      reader,
+      blocks,
+      this.utxos,
+      seq,
+    );
+    const accounts = await balancesBefore(reader, this.balances, [
+      ...addresses,
       ...[...prevouts.values()].map((p) => p.address),
     ]);
-    const txRows = transactionRows(blocks, prevouts, balances, defs.isBurn);
+    const utxos: UtxoRow[] = [];
+    outputs.forEach((o, k) => {
+      const address = addresses[k];
+      if (address) o.addressId = accounts.get(address)!.id;
+      if (unspent[k]) utxos.push({ txNo: o.txNo, vout: o.vout, addressId: o.addressId });
+    });
+    const txRows = transactionRows(blocks, prevouts, accounts, defs.isBurn);
     const chain = blockRows(parent, blocks, txRows.sums, defs);
     const totals = rollups(chain.blocks, chain.certificates);
 
-    rememberBalances(this.balances, txRows.addressTotals, balances, seq);
+    rememberBalances(this.balances, txRows.addressTotals, accounts, seq);
     this.tip = chain.tip;
     return {
       seq,
@@ -91,6 +103,7 @@ export class IngestState {
       txCount: txRows.txs.length,
       rows: {
         outputs,
+        utxos,
         spends,
         txs: txRows.txs,
         inputs: txRows.inputs,

@@ -1,4 +1,5 @@
-import type { AddressTotalsRow, AddressTxRow, InputRow, TxRow } from '@explorer/db';
+import { type AddressTotalsRow, type AddressTxRow, type InputRow, type TxRow, txNo } from '@explorer/db';
+import type { Account } from './balances.js';
 import { classifyTx } from './classify.js';
 import type { ParsedBlock } from './parse.js';
 import { outpointKey, type Prevout } from './utxos.js';
@@ -34,12 +35,13 @@ interface Flow {
 
 /**
  * Step 3 of a batch: transaction, input and history rows, and the batch's change to each address's totals.
- * `balances` holds each touched address's balance before the batch, and is left holding it after.
+ * `accounts` holds each touched address's id and balance before the batch, and is left holding the balance
+ * after.
  */
 export function transactionRows(
   blocks: readonly ParsedBlock[],
   prevouts: ReadonlyMap<string, Prevout>,
-  balances: Map<string, bigint>,
+  accounts: ReadonlyMap<string, Account>,
   isBurn: (address: string) => boolean,
 ): TransactionRows {
   const txs: TxRow[] = [];
@@ -54,6 +56,7 @@ export function transactionRows(
       let a = totals.get(address);
       if (!a) {
         a = {
+          id: accounts.get(address)!.id,
           address,
           balance: 0n,
           received: 0n,
@@ -73,6 +76,7 @@ export function transactionRows(
     };
     const s: BlockSums = { fees: 0n, reward: 0n, valueOut: 0n, opReturn: 0n, inputCount: 0, outputCount: 0 };
     for (const t of b.txs) {
+      const no = txNo(b.height, t.index);
       const flows = new Map<string, Flow>();
       const flow = (address: string): Flow => {
         let f = flows.get(address);
@@ -88,13 +92,10 @@ export function transactionRows(
         const value = p?.value ?? 0n;
         valueIn += value;
         inputs.push({
-          txid: t.txid,
+          txNo: no,
           vin: i.vin,
-          blockHeight: b.height,
-          prevTxid: i.prevTxid,
-          prevVout: i.prevVout,
-          address: p?.address ?? null,
-          value,
+          prevTxNo: p?.txNo ?? null,
+          prevVout: p ? i.prevVout : null,
           sequence: i.sequence,
         });
         if (p?.address) {
@@ -125,24 +126,19 @@ export function transactionRows(
         a.sent += f.sent;
         a.balance += f.received - f.sent;
         a.txCount += 1;
-        const balance = (balances.get(address) ?? 0n) + f.received - f.sent;
-        balances.set(address, balance);
+        const account = accounts.get(address)!;
+        account.balance += f.received - f.sent;
         addressTxs.push({
-          address,
-          blockHeight: b.height,
-          blockIndex: t.index,
-          txid: t.txid,
-          blockTime: b.time,
+          addressId: account.id,
+          txNo: no,
           received: f.received,
           sent: f.sent,
-          balance,
+          balance: account.balance,
         });
       }
       txs.push({
+        txNo: no,
         txid: t.txid,
-        blockHeight: b.height,
-        blockIndex: t.index,
-        blockTime: b.time,
         version: t.version,
         locktime: t.locktime,
         size: t.size,
@@ -153,10 +149,9 @@ export function transactionRows(
         valueIn,
         valueOut,
         fee,
-        isCoinbase: t.isCoinbase,
         type: classifyTx(t, isBurn),
         raw: t.hex === undefined ? JSON.stringify(t.raw) : null,
-        rawHex: t.hex ?? null,
+        rawBytes: t.hex ?? null,
       });
     }
     sums.push(s);

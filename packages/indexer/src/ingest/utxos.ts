@@ -1,9 +1,11 @@
-import { type OutputRow, readPrevouts, type SpendRow, type Sql } from '@explorer/db';
+import { type OutputRow, readPrevouts, type SpendRow, type Sql, txNo } from '@explorer/db';
 import { MissingPrevoutError } from './errors.js';
 import type { ParsedBlock } from './parse.js';
 
 /** What an input needs of the output it spends. */
 export interface Prevout {
+  /** The number of the transaction that created the output. */
+  txNo: number;
   address: string | null;
   value: bigint;
 }
@@ -12,14 +14,17 @@ export interface Prevout {
 export interface CachedUtxo extends Prevout {
   /** The batch that created it. */
   seq: number;
-  /** The output's row while its own batch is being prepared, so a spend in that batch writes it spent. */
-  row: OutputRow | null;
 }
 
-/** The outputs a batch creates, the spends it must mark, and what each of its inputs spends. */
+/** The outputs a batch creates, the spends it must make, and what each of its inputs spends. */
 export interface OutputsAndSpends {
+  /** The batch's outputs, their address ids still unset (see `addresses`). */
   outputs: OutputRow[];
-  /** Spends of outputs of earlier batches; those of the batch's own outputs are in their rows. */
+  /** The address of each output, by position in `outputs`. */
+  addresses: (string | null)[];
+  /** Whether each output is still unspent at the end of the batch, by position in `outputs`. */
+  unspent: boolean[];
+  /** Spends of outputs of earlier batches; those of the batch's own outputs never reach the database. */
   spends: SpendRow[];
   /** The output each input spends, by the input's `outpointKey(txid, vin)`. */
   prevouts: Map<string, Prevout>;
@@ -32,8 +37,8 @@ export function outpointKey(txid: string, n: number): string {
 
 /**
  * Step 1 of a batch: its outputs and spends, in chain order. A spend of a cached output takes it from the
- * cache, and one of this batch's own outputs is written spent rather than marked later; a spend of anything
- * else is marked in the database on write, and what it spends is read from the database now.
+ * cache, and one of this batch's own outputs is left out of the unspent ones rather than taken out later; a
+ * spend of anything else is made in the database on write, and what it spends is read from the database now.
  */
 export async function collectOutputs(
   reader: Sql,
@@ -42,9 +47,13 @@ export async function collectOutputs(
   seq: number,
 ): Promise<OutputsAndSpends> {
   const outputs: OutputRow[] = [];
+  const addresses: (string | null)[] = [];
+  const unspent: boolean[] = [];
+  /** Position in `outputs` of the batch's own outputs, by outpoint. */
+  const own = new Map<string, number>();
   const spends: SpendRow[] = [];
   const prevouts = new Map<string, Prevout>();
-  const misses: { txid: string; vout: number; spender: string }[] = [];
+  const misses: { txid: string; vout: number; spender: string; height: number }[] = [];
   for (const b of blocks) {
     for (const t of b.txs) {
       if (!t.isCoinbase) {
@@ -57,33 +66,27 @@ export async function collectOutputs(
           if (cached) {
             utxos.delete(key);
             prevouts.set(spender, cached);
-            if (cached.seq === seq && cached.row) {
-              cached.row.spentTxid = t.txid;
-              cached.row.spentVin = i.vin;
-              cached.row.spentHeight = b.height;
-              continue;
-            }
-          } else misses.push({ txid: i.prevTxid, vout, spender });
-          spends.push({ prevTxid: i.prevTxid, prevVout: vout, txid: t.txid, vin: i.vin, height: b.height });
+            const at = cached.seq === seq ? own.get(key) : undefined;
+            if (at !== undefined) unspent[at] = false;
+            else spends.push({ prevTxNo: cached.txNo, prevVout: vout, height: b.height });
+          } else misses.push({ txid: i.prevTxid, vout, spender, height: b.height });
         }
       }
+      const no = txNo(b.height, t.index);
       for (const o of t.outputs) {
-        const row: OutputRow = {
-          txid: t.txid,
+        const key = outpointKey(t.txid, o.vout);
+        own.set(key, outputs.length);
+        outputs.push({
+          txNo: no,
           vout: o.vout,
-          blockHeight: b.height,
-          blockIndex: t.index,
-          address: o.address,
+          addressId: null,
           value: o.value,
           scriptType: o.scriptType,
-          scriptHex: o.scriptHex,
-          isCoinbase: t.isCoinbase,
-          spentTxid: null,
-          spentVin: null,
-          spentHeight: null,
-        };
-        outputs.push(row);
-        utxos.set(outpointKey(t.txid, o.vout), { address: o.address, value: o.value, seq, row });
+          script: o.scriptHex,
+        });
+        addresses.push(o.address);
+        unspent.push(true);
+        utxos.set(key, { txNo: no, address: o.address, value: o.value, seq });
       }
     }
   }
@@ -97,12 +100,8 @@ export async function collectOutputs(
         );
       }
       prevouts.set(m.spender, p);
+      spends.push({ prevTxNo: p.txNo, prevVout: m.vout, height: m.height });
     });
   }
-  // The batch's rows are final now: a later batch spending one of them marks it in the database.
-  for (const o of outputs) {
-    const c = utxos.get(outpointKey(o.txid, o.vout));
-    if (c) c.row = null;
-  }
-  return { outputs, spends, prevouts };
+  return { outputs, addresses, unspent, spends, prevouts };
 }

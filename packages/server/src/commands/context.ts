@@ -1,4 +1,4 @@
-import { DirectoryLockedError } from '@explorer/db';
+import { DirectoryLockedError, RebuildRequiredError } from '@explorer/db';
 import type { ConfigFlags } from '../config.js';
 import { ConfigError, loadConfig, type ServerConfig } from '../config.js';
 import { unknownVariables } from '../config-unknown.js';
@@ -44,7 +44,10 @@ export function configOrExit(ctx: CommandContext, flags: ConfigFlags): ServerCon
   }
 }
 
-/** Reports a startup failure as one line (no stack: operators need the cause, not our call graph). */
+/**
+ * Reports a startup failure as one line (no stack: operators need the cause, not our call graph), and exits
+ * with 1; with 2, as a configuration error does, when the operator has to agree to a rebuild of the index.
+ */
 export function failed(ctx: CommandContext, what: string, err: unknown): void {
   const message =
     err instanceof DirectoryLockedError
@@ -53,5 +56,5 @@ export function failed(ctx: CommandContext, what: string, err: unknown): void {
         ? err.message
         : String(err);
   ctx.stderr(`explorer-server: ${what} failed: ${message.split('\n')[0]}`);
-  ctx.exit(1);
+  ctx.exit(err instanceof RebuildRequiredError ? 2 : 1);
 }
