@@ -3,26 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@explorer/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createProgram } from '../program.js';
-import type { CommandContext } from './context.js';
+import { runCommand } from '../test-support/run-command.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'explorer-keys-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-async function run(args: string[], env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const exits: number[] = [];
-  const ctx: CommandContext = {
-    env: { EXPLORER_DATA_DIR: dataDir, ...env },
-    stdout: (l) => out.push(l),
-    stderr: (l) => err.push(l),
-    exit: (code) => exits.push(code),
-    onSignal: () => {},
-  };
-  await createProgram(ctx).parseAsync(['node', 'explorer-server', ...args]);
-  return { out, err, exits };
-}
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runCommand(args, { EXPLORER_DATA_DIR: dataDir, ...env });
 
 describe('explorer-server keys', () => {
   it('creates a key shown once, lists keys without secrets, and revokes by id', async () => {

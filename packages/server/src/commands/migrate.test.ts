@@ -4,25 +4,12 @@ import { join } from 'node:path';
 import { createPgSql, migrations, openDatabase, type Sql } from '@explorer/db';
 import { scratchDatabase, seedV1Index, testDrivers } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProgram } from '../program.js';
-import type { CommandContext } from './context.js';
+import { runCommand } from '../test-support/run-command.js';
 
 const latest = Math.max(...migrations.map((m) => m.version));
 
-async function run(args: string[], env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const exits: number[] = [];
-  const ctx: CommandContext = {
-    env: { LOG_LEVEL: 'silent', ...env },
-    stdout: (l) => out.push(l),
-    stderr: (l) => err.push(l),
-    exit: (code) => exits.push(code),
-    onSignal: () => {},
-  };
-  await createProgram(ctx).parseAsync(['node', 'explorer-server', ...args]);
-  return { out, err, exits };
-}
+const run = (args: string[], env: Record<string, string>) =>
+  runCommand(args, { LOG_LEVEL: 'silent', ...env });
 
 const plan = [
   'schema at version 9; to apply:',

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { appendEvents, claimDueDeliveries, openDatabase, recordDeliveryAttempt } from '@explorer/db';
 import { pgSkipReason, scratchDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProgram } from '../program.js';
-import type { CommandContext } from './context.js';
+import { runCommand } from '../test-support/run-command.js';
 
 const ALICE = 'dvt1qalice0000000000000000';
 // The commands run on PostgreSQL when there is one, else on an embedded data dir: the queries are tested on
@@ -28,20 +27,7 @@ describe.each([skip ? 'pglite' : 'pg'])('explorer-server webhooks (%s)', (driver
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function run(args: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const exits: number[] = [];
-    const ctx: CommandContext = {
-      env,
-      stdout: (l) => out.push(l),
-      stderr: (l) => err.push(l),
-      exit: (code) => exits.push(code),
-      onSignal: () => {},
-    };
-    await createProgram(ctx).parseAsync(['node', 'explorer-server', ...args]);
-    return { out, err, exits };
-  }
+  const run = (args: string[]) => runCommand(args, env);
 
   const open = () => openDatabase({ url: env.DATABASE_URL, dataDir });
 
