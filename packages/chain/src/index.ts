@@ -14,6 +14,13 @@ export {
   coreNetworkByGenesis,
   coreNetworksByChain,
 } from './bitcoin/params.js';
+export {
+  type CoreOutputNames,
+  type CoreTxStyle,
+  renderCoreScriptPubKey,
+  renderCoreTx,
+  unitsToCoins,
+} from './bitcoin/render.js';
 export { ByteReader, DecodeError } from './bytes/reader.js';
 export { ByteWriter, varintSize } from './bytes/writer.js';
 export {

@@ -21,6 +21,7 @@ export {
   type SharedCacheOptions,
   type SharedLoadOptions,
 } from './cache/index.js';
+export { type Deadline, deadline } from './deadline.js';
 export {
   ErrorEnvelopeSchema,
   errorEnvelope,

@@ -1,4 +1,11 @@
-import { coreDifficulty, decodeTx, isCoinbaseInput, scriptAsm, toDisplayHex } from '@explorer/chain';
+import {
+  type CoreOutputNames,
+  coreDifficulty,
+  decodeTx,
+  renderCoreScriptPubKey,
+  renderCoreTx,
+  unitsToCoins,
+} from '@explorer/chain';
 import { classify, scriptAddress } from './chain/script.js';
 import type { ChainState, StoredBlock } from './chain/state.js';
 
@@ -10,59 +17,32 @@ export interface RenderOptions {
 
 /** Base units → coins as a JSON number, like Core's ValueFromAmount. */
 export function coins(units: number): number {
-  return units / 1e8;
+  return unitsToCoins(units);
+}
+
+/** The type and address Core names for a script of the devnet's Bitcoin dialect. */
+function outputNames(script: Uint8Array): CoreOutputNames {
+  const type = classify(script);
+  return { type, address: scriptAddress(script, type) ?? null };
 }
 
 /** Core's scriptPubKey object. */
 export function renderScriptPubKey(script: Uint8Array, legacy: boolean): Record<string, unknown> {
-  const type = classify(script);
-  const address = scriptAddress(script, type);
-  const asm = scriptAsm(script, 'core');
-  const hex = Buffer.from(script).toString('hex');
-  if (address === undefined) return { asm, hex, type };
-  if (legacy) return { asm, hex, reqSigs: 1, type, addresses: [address] };
-  return { asm, hex, address, type };
+  return renderCoreScriptPubKey(script, outputNames(script), legacy);
 }
 
 /** Core's decoded tx object (txid, hash, version, size, vsize, weight, locktime, vin, vout[, fee], hex). */
-export function renderTx(
-  bytes: Buffer,
-  txid: string,
-  opts: RenderOptions,
-  fee?: number,
-): Record<string, unknown> {
+export function renderTx(bytes: Buffer, opts: RenderOptions, fee?: number): Record<string, unknown> {
   const tx = decodeTx(bytes);
-  const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-  const vin = tx.inputs.map((i) => {
-    const witness = i.witness.length > 0 ? { txinwitness: i.witness.map(hex) } : {};
-    if (isCoinbaseInput(i)) return { coinbase: hex(i.scriptSig), ...witness, sequence: i.sequence };
-    return {
-      txid: toDisplayHex(i.prevTxid),
-      vout: i.vout,
-      scriptSig: { asm: scriptAsm(i.scriptSig, 'core', true), hex: hex(i.scriptSig) },
-      ...witness,
-      sequence: i.sequence,
-    };
-  });
-  const vout = tx.outputs.map((o, n) => ({
-    value: coins(Number(o.value)),
-    n,
-    scriptPubKey: renderScriptPubKey(o.script, opts.legacyAddresses),
-  }));
-  const out: Record<string, unknown> = {
-    txid,
-    hash: tx.wtxid,
-    version: tx.version,
-    size: tx.size,
-    vsize: tx.vsize,
-    weight: tx.weight,
-    locktime: tx.locktime,
-    vin,
-    vout,
-  };
-  if (fee !== undefined && opts.includeFee) out.fee = coins(fee);
-  out.hex = bytes.toString('hex');
-  return out;
+  return renderCoreTx(
+    tx,
+    tx.outputs.map((o) => outputNames(o.script)),
+    {
+      legacyAddresses: opts.legacyAddresses,
+      fee: fee !== undefined && opts.includeFee ? BigInt(fee) : null,
+      mwebFlags: false,
+    },
+  );
 }
 
 /** Confirmations as Core reports them: -1 for blocks not on the best chain. */
@@ -105,10 +85,9 @@ export function renderBlock(
   const tx =
     verbosity === 1
       ? block.txids
-      : block.txids.map((txid, i) =>
+      : block.txids.map((_txid, i) =>
           renderTx(
             block.raw.subarray(block.offsets[i], block.offsets[i + 1]),
-            txid,
             opts,
             i === 0 ? undefined : block.fees[i],
           ),

@@ -228,7 +228,7 @@ const COMMON: Record<string, Method> = {
         : undefined;
       return renderPearlTx(decodeTx(raw), PEARL_DEVNET_HRP, placed);
     }
-    const out = renderTx(raw, txid, renderOpts(ctx));
+    const out = renderTx(raw, renderOpts(ctx));
     if (block) {
       out.blockhash = block.hash;
       out.confirmations = Math.max(0, confirmations(state, block));

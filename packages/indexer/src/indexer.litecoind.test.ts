@@ -1,4 +1,4 @@
-import { canonicalDump, checkInvariants, type Sql } from '@explorer/db';
+import { canonicalDump, checkInvariants, createSqlStore, type Sql } from '@explorer/db';
 import {
   type Litecoind,
   litecoindAvailable,
@@ -76,6 +76,46 @@ async function expectMatchesNode(sql: Sql, node: Litecoind) {
   }
 }
 
+/**
+ * Whether a transaction of the node is MWEB's: an MWEB input or output (written in a shape of its own), or the
+ * block's HogEx (serialized with MWEB's flag, paying the HogAddr).
+ */
+const touchesMweb = (t: Record<string, unknown>) =>
+  [...(t.vin as Record<string, unknown>[]), ...(t.vout as Record<string, unknown>[])].some(
+    (e) =>
+      e.ismweb !== false ||
+      (e.scriptPubKey as { type?: string } | undefined)?.type === 'witness_mweb_hogaddr',
+  );
+
+/**
+ * Every transaction's stored JSON against the node's `getblock <hash> 2`, as text; every transaction without
+ * MWEB inputs or outputs is kept as its bytes and a recipe. Returns how many are kept each way.
+ */
+async function expectTxJsonMatchesNode(sql: Sql, node: Litecoind): Promise<{ bytes: number; json: number }> {
+  const store = createSqlStore(sql);
+  const tip = await node.rpc<number>('getblockcount');
+  const plain: string[] = [];
+  for (let h = 0; h <= tip; h++) {
+    const hash = await node.rpc<string>('getblockhash', h);
+    const block = await node.rpc<{ tx: Record<string, unknown>[] }>('getblock', hash, 2);
+    for (const t of block.tx) {
+      // As text: the same keys in the same order, the same numbers.
+      expect(JSON.stringify(await store.getTxRaw(t.txid as string))).toBe(JSON.stringify(t));
+      if (!touchesMweb(t)) plain.push(t.txid as string);
+    }
+  }
+  const [asJson] = await sql.query<{ txid: string }>(
+    `SELECT encode(txid, 'hex') AS txid FROM txs WHERE raw_bytes IS NULL AND encode(txid, 'hex') = ANY($1)`,
+    [plain],
+  );
+  expect(asJson).toBeUndefined();
+  const [kept] = await sql.query<{ bytes: number; json: number }>(
+    `SELECT count(*) FILTER (WHERE raw_bytes IS NOT NULL)::int4 AS bytes,
+            count(*) FILTER (WHERE raw_bytes IS NULL)::int4 AS json FROM txs`,
+  );
+  return kept!;
+}
+
 describe.skipIf(unavailable !== null)(`indexer against litecoind regtest (${driver})`, () => {
   let node: Litecoind;
   let db: TestDatabase;
@@ -115,6 +155,10 @@ describe.skipIf(unavailable !== null)(`indexer against litecoind regtest (${driv
     expect(r.status.tipHeight).toBe(await node.rpc<number>('getblockcount'));
     expect(await checkInvariants(db.sql)).toEqual([]);
     await expectMatchesNode(db.sql, node);
+    // MWEB's transactions (the HogEx, the peg-in) keep their JSON; every other one its bytes.
+    const kept = await expectTxJsonMatchesNode(db.sql, node);
+    expect(kept.json).toBeGreaterThan(0);
+    expect(kept.bytes).toBeGreaterThan(kept.json);
 
     const [hogex] = await db.sql.query<{ n: number }>(
       `SELECT count(*)::int4 AS n FROM utxos JOIN outputs USING (tx_no, vout) WHERE script_type = 'witness_mweb_hogaddr'`,

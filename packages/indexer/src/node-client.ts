@@ -1,3 +1,4 @@
+import { deadline } from '@explorer/core';
 import ky, { type Input } from 'ky';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { NodeCookieError, readCookie } from './node-cookie.js';
@@ -171,35 +172,44 @@ export function createNodeClient(opts: NodeClientOptions): NodeClient {
     const attempt = async (input: Input): Promise<Response> => {
       const request = input as Request; // ky hands its fetch the Request it built
       const requestBody = await request.text();
-      const signal = AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
-      const sendWith = (authorization: string | null) => {
-        const headers = new Headers(request.headers);
-        if (authorization) headers.set('authorization', authorization);
-        return send(request.url, { method: request.method, headers, body: requestBody, signal });
-      };
-      const sent = credentials.header(label);
-      let res = await sendWith(sent);
-      if (res.status === 401) {
-        // A node that restarted has a new cookie: read it, and ask once more if it is not the one just refused
-        // (calls refused together each compare with their own, so every one of them asks again).
-        const fresh = credentials.renew(label);
-        if (fresh !== sent) {
-          await res.body?.cancel();
-          res = await sendWith(fresh);
-        }
-      }
-      if (res.status === 401 || res.status === 403) {
-        throw new CredentialsRefusedError(`${label}: ${credentials.refused(res.status)}`);
-      }
-      const text = await res.text();
+      const due = deadline(timeoutMs, request.signal);
       try {
-        answer = JSON.parse(text);
-      } catch {
-        throw new NodeUnavailableError(
-          `${label}: the node answered HTTP ${res.status} with a body that is not JSON`,
-        );
+        const sendWith = (authorization: string | null) => {
+          const headers = new Headers(request.headers);
+          if (authorization) headers.set('authorization', authorization);
+          return send(request.url, {
+            method: request.method,
+            headers,
+            body: requestBody,
+            signal: due.signal,
+          });
+        };
+        const sent = credentials.header(label);
+        let res = await sendWith(sent);
+        if (res.status === 401) {
+          // A node that restarted has a new cookie: read it, and ask once more if it is not the one just refused
+          // (calls refused together each compare with their own, so every one of them asks again).
+          const fresh = credentials.renew(label);
+          if (fresh !== sent) {
+            await res.body?.cancel();
+            res = await sendWith(fresh);
+          }
+        }
+        if (res.status === 401 || res.status === 403) {
+          throw new CredentialsRefusedError(`${label}: ${credentials.refused(res.status)}`);
+        }
+        const text = await res.text();
+        try {
+          answer = JSON.parse(text);
+        } catch {
+          throw new NodeUnavailableError(
+            `${label}: the node answered HTTP ${res.status} with a body that is not JSON`,
+          );
+        }
+        return res;
+      } finally {
+        due.clear();
       }
-      return res;
     };
     try {
       await http.post(endpoint, { json: body, fetch: attempt });

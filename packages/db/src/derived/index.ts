@@ -26,6 +26,7 @@ export type { InputRow } from './inputs.js';
 export type { MinerStatsRow } from './miner-stats.js';
 export type { OutputRow } from './outputs.js';
 export type { PoolStatsRow } from './pool-stats.js';
+export { type KeptTxJson, keepCoreTxJson } from './raw-tx.js';
 export { MissingPrevoutError, type SpendRow } from './spends.js';
 export type { Check, DerivedTable, Rollback } from './table.js';
 export type { TxRow } from './txs.js';

@@ -23,9 +23,12 @@ export interface TxRow {
   valueOut: bigint;
   fee: bigint;
   type: string;
-  /** The node's JSON of the transaction, as text; null where the transaction's bytes are kept instead. */
+  /**
+   * The node's JSON of the transaction, as text; beside `rawBytes`, a Core transaction's recipe (how its JSON is
+   * rendered from them, see `keepCoreTxJson`); null for Pearl, whose JSON is rendered from `rawBytes` alone.
+   */
   raw: string | null;
-  /** The transaction's bytes as hex, kept instead of its JSON (Pearl), which is rendered from them on read. */
+  /** The transaction's bytes as hex, kept instead of its JSON, which is rendered from them on read; else null. */
   rawBytes: string | null;
 }
 

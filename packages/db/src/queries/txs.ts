@@ -1,5 +1,6 @@
 import { decodeTx, pearlNetworkByName, renderPearlTx } from '@explorer/chain';
 import { blockOutputsKey, blockTxsKey, type PageOf, txInputsKey, txOutputsKey, txsKey } from '@explorer/core';
+import { isCoreRawRecipe, renderKeptCoreTx } from '../derived/raw-tx.js';
 import type { Int8, Sql } from '../sql.js';
 import { cursorTxNo, firstTxNoAbove, firstTxNoOf, heightOf, indexOf, txNoOfTxid } from '../tx-no.js';
 import { keyset } from './keyset.js';
@@ -251,8 +252,9 @@ export function selectCoinbaseOutputs(sql: Sql, height: number): Promise<OutputQ
 }
 
 /**
- * The stored raw JSON of a transaction. A transaction kept as bytes (Pearl) is rendered from them as pearld's
- * `getrawtransaction <txid> 1` renders it, with the block it is in and without confirmations (which change).
+ * The stored raw JSON of a transaction. A Pearl transaction, kept as bytes, is rendered from them as pearld's
+ * `getrawtransaction <txid> 1` renders it, with the block it is in and without confirmations (which change); a
+ * Core transaction kept as bytes and a recipe is rendered as the node wrote it in its block.
  */
 export async function selectTxRaw(sql: Sql, txid: string): Promise<unknown | null> {
   const params: unknown[] = [];
@@ -260,11 +262,17 @@ export async function selectTxRaw(sql: Sql, txid: string): Promise<unknown | nul
   const [row] = await sql.query<{
     raw: unknown;
     raw_bytes: Uint8Array | null;
+    fee: Int8;
+    outputs: [string, string | null][] | null;
     block_hash: string;
     block_time: Int8;
     network: string | null;
   }>(
-    `SELECT t.raw, t.raw_bytes, b.hash AS block_hash, b.time AS block_time, s.chain->>'network' AS network
+    `SELECT t.raw, t.raw_bytes, t.fee, b.hash AS block_hash, b.time AS block_time, s.chain->>'network' AS network,
+            CASE WHEN t.raw IS NOT NULL AND t.raw_bytes IS NOT NULL THEN
+              (SELECT json_agg(json_build_array(o.script_type, a.address) ORDER BY o.vout)
+               FROM outputs o LEFT JOIN addresses a ON a.id = o.address_id WHERE o.tx_no = t.tx_no)
+            END AS outputs
      FROM txs t ${TX_BLOCK} CROSS JOIN indexer_state s
      WHERE t.tx_no = ${no}`,
     params,
@@ -272,6 +280,12 @@ export async function selectTxRaw(sql: Sql, txid: string): Promise<unknown | nul
   );
   if (!row) return null;
   if (row.raw_bytes === null) return row.raw;
+  if (row.raw !== null) {
+    if (!isCoreRawRecipe(row.raw))
+      throw new Error(`transaction ${txid} is kept as bytes beside JSON that is not a recipe`);
+    const names = (row.outputs ?? []).map(([type, address]) => ({ type, address }));
+    return renderKeptCoreTx(row.raw, row.raw_bytes, names, BigInt(row.fee));
+  }
   const network = pearlNetworkByName(row.network ?? '');
   if (!network)
     throw new Error(

@@ -30,7 +30,7 @@ export interface ParsedTx {
   isCoinbase: boolean;
   inputs: ParsedInput[];
   outputs: ParsedOutput[];
-  /** The node's JSON of the transaction, stored as it is; null where `hex` is stored instead. */
+  /** The node's JSON of the transaction (Core): kept as it is, or as its `hex` and a recipe that renders it back. */
   raw: unknown;
   /** The transaction's bytes as hex, for a chain decoded from bytes: stored instead of its JSON, which is rendered from them on read. */
   hex?: string;

@@ -1,7 +1,15 @@
-import { type AddressTotalsRow, type AddressTxRow, type InputRow, type TxRow, txNo } from '@explorer/db';
+import {
+  type AddressTotalsRow,
+  type AddressTxRow,
+  type InputRow,
+  type KeptTxJson,
+  keepCoreTxJson,
+  type TxRow,
+  txNo,
+} from '@explorer/db';
 import type { Account } from './balances.js';
 import { classifyTx } from './classify.js';
-import type { ParsedBlock } from './parse.js';
+import type { ParsedBlock, ParsedTx } from './parse.js';
 import { outpointKey, type Prevout } from './utxos.js';
 
 /** What a block's transactions add up to, for its block row. */
@@ -150,11 +158,20 @@ export function transactionRows(
         valueOut,
         fee,
         type: classifyTx(t, isBurn),
-        raw: t.hex === undefined ? JSON.stringify(t.raw) : null,
-        rawBytes: t.hex ?? null,
+        ...keptJson(t, fee),
       });
     }
     sums.push(s);
   }
   return { txs, inputs, addressTxs, addressTotals: [...totals.values()], sums };
+}
+
+/**
+ * How a transaction's JSON is kept: a chain decoded from bytes (Pearl) keeps the bytes alone; a Core transaction
+ * keeps its bytes and a recipe where rendering them gives back the node's JSON exactly, else the JSON.
+ */
+function keptJson(t: ParsedTx, fee: bigint): KeptTxJson {
+  if (t.hex !== undefined) return { raw: null, rawBytes: t.hex };
+  const names = t.outputs.map((o) => ({ type: o.scriptType, address: o.address }));
+  return keepCoreTxJson(t.raw as Record<string, unknown>, names, fee);
 }

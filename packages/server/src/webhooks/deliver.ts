@@ -1,3 +1,4 @@
+import { deadline } from '@explorer/core';
 import type { ClaimedDelivery } from '@explorer/db';
 import { SERVER_VERSION } from '../version.js';
 import { SIGNATURE_HEADER, signWebhookPayload } from './signature.js';
@@ -22,8 +23,8 @@ export async function postDelivery(
   opts: { timeoutMs: number; signal?: AbortSignal; now?: () => number },
 ): Promise<PostResult> {
   const timestamp = Math.floor((opts.now?.() ?? Date.now()) / 1000);
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
+  const due = deadline(opts.timeoutMs, opts.signal);
+  const signal = due.signal;
   try {
     const res = await fetch(delivery.url, {
       method: 'POST',
@@ -46,9 +47,11 @@ export async function postDelivery(
     if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
     return { ok: false, status: res.status, error: `HTTP ${res.status}` };
   } catch (err) {
-    if (timeout.aborted) return { ok: false, status: null, error: `no answer within ${opts.timeoutMs} ms` };
     if (opts.signal?.aborted)
       return { ok: false, status: null, error: 'the server stopped before the receiver answered' };
+    if (signal.aborted) return { ok: false, status: null, error: `no answer within ${opts.timeoutMs} ms` };
     return { ok: false, status: null, error: networkProblem(err) };
+  } finally {
+    due.clear();
   }
 }
