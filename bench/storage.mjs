@@ -8,7 +8,9 @@
 // usage: node bench/storage.mjs --old <rev> [--new HEAD] [--blocks 100000] [--tx-per-block 10]
 //                               [--dialect pearl,bitcoin] [--pg-config default|tuned] [--database-url URL]
 //                               [--serve] [--connections 32] [--seconds 5] [--keep-databases]
-//                               [--out bench/out/storage.json]
+//                               [--copy old,new] [--out bench/out/storage.json]
+// --copy names the revisions whose sync also measures the COPY ceiling of its rows (default both; `--copy new`
+// saves the old schema's ceiling, a few minutes on a large chain, when only the new one's ratio is wanted).
 // --pg-config runs everything on a cluster the script starts under .tmp/ (initdb, a free port, trust auth) in
 // initdb's default configuration or with examples/standalone/postgresql.explorer.conf (its two memory
 // settings sized for this machine), and stops at the end; without it, the server at --database-url is used
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     'pg-config': { type: 'string' },
     'pg-bin': { type: 'string' },
     serve: { type: 'boolean', default: false },
+    copy: { type: 'string', default: 'old,new' },
     connections: { type: 'string', default: '32' },
     seconds: { type: 'string', default: '5' },
     'keep-databases': { type: 'boolean', default: false },
@@ -59,6 +62,8 @@ if (!values.old) fail('--old <rev> is required');
 const dialects = values.dialect.split(',').map((d) => d.trim());
 if (dialects.length === 0 || dialects.some((d) => d !== 'pearl' && d !== 'bitcoin'))
   fail('--dialect takes pearl, bitcoin or both (comma-separated)');
+const copySides = values.copy.split(',').map((s) => s.trim());
+if (copySides.some((s) => s !== 'old' && s !== 'new')) fail('--copy takes old, new or both (comma-separated)');
 const pgConfig = values['pg-config'] ?? null;
 if (pgConfig !== null && pgConfig !== 'default' && pgConfig !== 'tuned')
   fail('--pg-config is default or tuned');
@@ -267,6 +272,7 @@ async function runOne(rev, side, dialect) {
       baseUrl,
       '--out',
       syncOut,
+      ...(copySides.includes(side) ? [] : ['--no-copy']),
     ],
     { cwd: rev.dir, quiet: true },
   );
