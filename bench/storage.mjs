@@ -63,7 +63,8 @@ const dialects = values.dialect.split(',').map((d) => d.trim());
 if (dialects.length === 0 || dialects.some((d) => d !== 'pearl' && d !== 'bitcoin'))
   fail('--dialect takes pearl, bitcoin or both (comma-separated)');
 const copySides = values.copy.split(',').map((s) => s.trim());
-if (copySides.some((s) => s !== 'old' && s !== 'new')) fail('--copy takes old, new or both (comma-separated)');
+if (copySides.some((s) => s !== 'old' && s !== 'new'))
+  fail('--copy takes old, new or both (comma-separated)');
 const pgConfig = values['pg-config'] ?? null;
 if (pgConfig !== null && pgConfig !== 'default' && pgConfig !== 'tuned')
   fail('--pg-config is default or tuned');

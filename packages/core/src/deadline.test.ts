@@ -11,11 +11,19 @@ const abortReason = (signal: AbortSignal) =>
 
 describe('deadline', () => {
   it('aborts with a TimeoutError when the time is up, garbage collections between', async () => {
-    const { signal } = deadline(20);
+    const parent = new AbortController();
+    const { signal } = deadline(20, parent.signal);
     const reason = abortReason(signal);
     gc();
     gc();
     expect(await reason).toMatchObject({ name: 'TimeoutError' });
+    // The parent is let go of once the deadline has passed: its abort changes nothing.
+    parent.abort(new Error('later'));
+    expect(signal.reason).toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('refuses a delay a timer cannot keep', () => {
+    for (const ms of [-1, 1.5, Number.NaN, 2 ** 31]) expect(() => deadline(ms)).toThrow(RangeError);
   });
 
   it("aborts with the parent's reason as soon as the parent aborts", async () => {
@@ -24,9 +32,10 @@ describe('deadline', () => {
     const reason = abortReason(d.signal);
     parent.abort(new Error('stopping'));
     expect(await reason).toMatchObject({ message: 'stopping' });
-    d.clear();
-    // A parent that was aborted already aborts it at once.
-    expect(deadline(60_000, parent.signal).signal.aborted).toBe(true);
+    // A parent that was aborted already aborts it at once, with no timer started.
+    const late = deadline(60_000, parent.signal);
+    expect(late.signal.aborted).toBe(true);
+    expect(late.signal.reason).toMatchObject({ message: 'stopping' });
   });
 
   it('never aborts once cleared, and lets go of the parent', async () => {

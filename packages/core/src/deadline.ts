@@ -1,3 +1,6 @@
+/** The longest delay a timer takes (2^31 − 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** A signal with a deadline, and the way to end its timer once the work is done. */
 export interface Deadline {
   signal: AbortSignal;
@@ -14,20 +17,26 @@ export interface Deadline {
  * @example const d = deadline(5_000, stop.signal); try { await fetch(url, { signal: d.signal }) } finally { d.clear() }
  */
 export function deadline(ms: number, parent?: AbortSignal): Deadline {
+  if (!Number.isInteger(ms) || ms < 0 || ms > MAX_TIMER_MS)
+    throw new RangeError(`a deadline takes whole milliseconds from 0 to ${MAX_TIMER_MS}, not ${ms}`);
   const controller = new AbortController();
-  const onAbort = () => controller.abort(parent?.reason);
-  const timer = setTimeout(
-    () => controller.abort(new DOMException(`The operation timed out after ${ms} ms`, 'TimeoutError')),
-    ms,
-  );
-  timer.unref?.();
-  if (parent?.aborted) onAbort();
-  else parent?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    clear() {
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', onAbort);
-    },
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const clear = () => {
+    clearTimeout(timer);
+    parent?.removeEventListener('abort', onAbort);
   };
+  function onAbort() {
+    clear();
+    controller.abort(parent?.reason);
+  }
+  if (parent?.aborted) controller.abort(parent.reason);
+  else {
+    parent?.addEventListener('abort', onAbort, { once: true });
+    timer = setTimeout(() => {
+      clear();
+      controller.abort(new DOMException(`The operation timed out after ${ms} ms`, 'TimeoutError'));
+    }, ms);
+    timer.unref?.();
+  }
+  return { signal: controller.signal, clear };
 }

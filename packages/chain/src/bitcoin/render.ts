@@ -45,6 +45,12 @@ export function renderCoreScriptPubKey(
   return { asm, hex: scriptHex, address, type };
 }
 
+function namesAt(outputs: readonly CoreOutputNames[], n: number): CoreOutputNames {
+  const names = outputs[n];
+  if (!names) throw new Error(`no type and address given for output ${n}`);
+  return names;
+}
+
 /**
  * A transaction as Core's `getblock <hash> 2` writes it (TxToUniv: txid, hash, version, size, vsize, weight,
  * locktime, vin, vout[, fee], hex), from its bytes and the names the node gave its outputs. What Core derives
@@ -72,11 +78,7 @@ export function renderCoreTx(
     ...flags,
     value: unitsToCoins(o.value),
     n,
-    scriptPubKey: renderCoreScriptPubKey(
-      o.script,
-      outputs[n] ?? { type: 'nonstandard', address: null },
-      style.legacyAddresses,
-    ),
+    scriptPubKey: renderCoreScriptPubKey(o.script, namesAt(outputs, n), style.legacyAddresses),
   }));
   const out: Record<string, unknown> = {
     txid: tx.txid,

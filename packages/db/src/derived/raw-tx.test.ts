@@ -86,6 +86,7 @@ describe('keeping a Core transaction as its bytes', () => {
     expect(kept.rawBytes).toBe(LITECOIND_TX.hex);
     expect(JSON.parse(kept.raw!)).toEqual({
       render: 'core',
+      v: 1,
       legacyAddresses: true,
       fee: false,
       mwebFlags: true,
@@ -98,6 +99,7 @@ describe('keeping a Core transaction as its bytes', () => {
     const { kept, served } = roundTrip(json);
     expect(JSON.parse(kept.raw!)).toEqual({
       render: 'core',
+      v: 1,
       legacyAddresses: false,
       fee: true,
       mwebFlags: false,
@@ -113,6 +115,13 @@ describe('keeping a Core transaction as its bytes', () => {
         return { hash, txid, ...rest };
       })(),
       'no hex': { ...LITECOIND_TX, hex: undefined },
+      "Bitcoin Core 23's descriptors": {
+        ...LITECOIND_TX,
+        vout: LITECOIND_TX.vout.map((o) => ({
+          ...o,
+          scriptPubKey: { ...o.scriptPubKey, desc: 'addr(…)#00000000' },
+        })),
+      },
       'hex that is not a transaction': { ...LITECOIND_TX, hex: 'zz00' },
       'hex of another transaction': { ...LITECOIND_TX, hex: `${LITECOIND_TX.hex.slice(0, -2)}66` },
       'an output paying two addresses (bare multisig)': {
@@ -134,5 +143,13 @@ describe('keeping a Core transaction as its bytes', () => {
     expect(
       roundTrip(LITECOIND_TX, [NAMES[0]!, { type: 'nonstandard', address: null }]).kept.rawBytes,
     ).toBeNull();
+  });
+
+  it('refuses to render with fewer or more stored output names than the transaction has', () => {
+    const kept = keepCoreTxJson(LITECOIND_TX, NAMES, FEE);
+    const recipe = JSON.parse(kept.raw!);
+    const bytes = Buffer.from(kept.rawBytes!, 'hex');
+    expect(() => renderKeptCoreTx(recipe, bytes, NAMES.slice(1), FEE)).toThrow(/2 outputs, and 1 are stored/);
+    expect(() => renderKeptCoreTx(recipe, bytes, [...NAMES, NAMES[0]!], FEE)).toThrow(/3 are stored/);
   });
 });

@@ -6,6 +6,11 @@ import { type CoreOutputNames, decodeTx, renderCoreTx } from '@explorer/chain';
  */
 export interface CoreRawRecipe {
   render: 'core';
+  /**
+   * The renderer's version. A change to what `renderCoreTx` writes is a new version (with the old one kept for
+   * the rows written by it), so that rows already stored keep being served as their node wrote them.
+   */
+  v: 1;
   /** `reqSigs` and an `addresses` list (Core ≤ 0.21, Litecoin Core), else one `address`. */
   legacyAddresses: boolean;
   /** Whether the node writes the transaction's `fee`. */
@@ -34,6 +39,34 @@ const hasLegacyAddresses = (json: Record<string, unknown>): boolean =>
 const hasMwebFlags = (json: Record<string, unknown>): boolean =>
   [...entries(json.vin), ...entries(json.vout)].some((e) => 'ismweb' in e);
 
+/** The keys the renderer writes, at the top and in a scriptPubKey. */
+const TX_KEYS = new Set([
+  'txid',
+  'hash',
+  'version',
+  'size',
+  'vsize',
+  'weight',
+  'locktime',
+  'vin',
+  'vout',
+  'fee',
+  'hex',
+]);
+const SCRIPT_PUBKEY_KEYS = new Set(['asm', 'hex', 'reqSigs', 'type', 'addresses', 'address']);
+
+/**
+ * A quick no before any rendering: the node writes keys the renderer does not (Bitcoin Core ≥ 23 writes `desc`
+ * in every scriptPubKey, a newer node fields of its own), so the comparison could only fail.
+ */
+function writesUnknownKeys(json: Record<string, unknown>): boolean {
+  for (const k of Object.keys(json)) if (!TX_KEYS.has(k)) return true;
+  const spk = entries(json.vout)[0]?.scriptPubKey;
+  if (typeof spk === 'object' && spk !== null)
+    for (const k of Object.keys(spk)) if (!SCRIPT_PUBKEY_KEYS.has(k)) return true;
+  return false;
+}
+
 /**
  * How to keep a transaction of the bitcoin profile, given the node's JSON of it (`getblock <hash> 2`), the names
  * the node gave its outputs (as stored in `outputs` and `addresses`) and its fee: as its bytes and a recipe when
@@ -49,9 +82,10 @@ export function keepCoreTxJson(
   const text = JSON.stringify(json);
   const asJson = { raw: text, rawBytes: null };
   const hex = json.hex;
-  if (typeof hex !== 'string' || hex.length === 0) return asJson;
+  if (typeof hex !== 'string' || hex.length === 0 || writesUnknownKeys(json)) return asJson;
   const recipe: CoreRawRecipe = {
     render: 'core',
+    v: 1,
     legacyAddresses: hasLegacyAddresses(json),
     fee: 'fee' in json,
     mwebFlags: hasMwebFlags(json),
@@ -72,7 +106,12 @@ export function renderKeptCoreTx(
   outputs: readonly CoreOutputNames[],
   fee: bigint,
 ): Record<string, unknown> {
-  return renderCoreTx(decodeTx(bytes), outputs, {
+  const tx = decodeTx(bytes);
+  if (tx.outputs.length !== outputs.length)
+    throw new Error(
+      `transaction ${tx.txid} has ${tx.outputs.length} outputs, and ${outputs.length} are stored with their names`,
+    );
+  return renderCoreTx(tx, outputs, {
     legacyAddresses: recipe.legacyAddresses,
     fee: recipe.fee ? fee : null,
     mwebFlags: recipe.mwebFlags,
@@ -85,6 +124,7 @@ export function isCoreRawRecipe(raw: unknown): raw is CoreRawRecipe {
     typeof raw === 'object' &&
     raw !== null &&
     (raw as { render?: unknown }).render === 'core' &&
+    (raw as { v?: unknown }).v === 1 &&
     typeof (raw as { legacyAddresses?: unknown }).legacyAddresses === 'boolean' &&
     typeof (raw as { fee?: unknown }).fee === 'boolean' &&
     typeof (raw as { mwebFlags?: unknown }).mwebFlags === 'boolean'

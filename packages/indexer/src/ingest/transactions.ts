@@ -172,6 +172,7 @@ export function transactionRows(
  */
 function keptJson(t: ParsedTx, fee: bigint): KeptTxJson {
   if (t.hex !== undefined) return { raw: null, rawBytes: t.hex };
-  const names = t.outputs.map((o) => ({ type: o.scriptType, address: o.address }));
+  // As `outputs` and `addresses` will hold them (an empty address is none).
+  const names = t.outputs.map((o) => ({ type: o.scriptType, address: o.address || null }));
   return keepCoreTxJson(t.raw as Record<string, unknown>, names, fee);
 }
