@@ -1,3 +1,4 @@
+import { unitsToCoins } from '../bitcoin/render.js';
 import { toDisplayHex } from '../hash.js';
 import { scriptAsm } from '../script-asm.js';
 import { type DecodedTx, isCoinbaseInput } from '../tx.js';
@@ -7,9 +8,9 @@ import { type PearlScriptType, pearlScriptAddress, pearlScriptType } from './scr
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-/** Grains as pearld prints amounts: a float of PRL (float64(grains) ÷ 10^8). */
+/** Grains as pearld prints amounts: a float of PRL (float64(grains) ÷ 10^8), as Core prints coins. */
 export function grainsToPrl(grains: bigint): number {
-  return Number(grains) / 1e8;
+  return unitsToCoins(grains);
 }
 
 /** What a caller may already know of an output script, so it is not worked out twice. */
