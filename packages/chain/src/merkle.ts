@@ -33,7 +33,7 @@ export function merkleBranch(hashes: readonly Uint8Array[], index: number): Buff
  * @example merkleRootFromBranch(fromDisplayHex(txid), proof.merkle.map(fromDisplayHex), proof.pos)
  */
 export function merkleRootFromBranch(leaf: Uint8Array, branch: readonly Uint8Array[], index: number): Buffer {
-  let h = Buffer.from(leaf);
+  let h: Buffer = Buffer.from(leaf);
   branch.forEach((sibling, level) => {
     h = (index >> level) & 1 ? sha256d(sibling, h) : sha256d(h, sibling);
   });
