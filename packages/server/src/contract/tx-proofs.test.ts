@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type ChainFixture, createChainFixture, nodeBlockTxs } from '@explorer/chain-fixture';
+import { type ChainNode, createExplorerApi, v1Routes } from '@explorer/core';
+import { createSqlStore } from '@explorer/db';
 import {
   createResponseValidator,
   pgSkipReason,
@@ -168,6 +170,38 @@ describe.each(cases)('/v1/txs/{txid}/status and /outspends on the devnet (%s)', 
       const body = await get(path, 404);
       expect(body).toMatchObject({ ok: false, error: `transaction ${unknown} not found` });
       expect(Object.keys(body).sort()).toEqual(['error', 'meta', 'ok']);
+    }
+
+    // Without a node the index alone answers: 404. With a node that cannot answer, the transaction may be
+    // waiting in its mempool: 503 with Retry-After, not a 404 that a wallet would believe.
+    const over = (node: ChainNode | null) =>
+      createExplorerApi({
+        store: createSqlStore(f.db.sql),
+        routes: v1Routes,
+        node,
+        config: { finalityDepth: 20, publicBaseUrl: 'http://127.0.0.1:3000', tipCacheMs: 0 },
+      });
+    const down: ChainNode = {
+      lastHeight: () => null,
+      probe: async () => ({ reachable: false, height: null, latencyMs: null, error: 'down' }),
+      call: async () => {
+        throw new Error('connection refused');
+      },
+    };
+    const confirmed = blocks[2]!.txs[0].txid;
+    for (const [node, expected] of [
+      [null, 404],
+      [down, 503],
+    ] as const) {
+      const api = over(node);
+      const res = await api.handle(new Request(`http://127.0.0.1/v1/txs/${waiting!.txid}/status`));
+      const body = (await res.json()) as any;
+      expect({ status: res.status, ok: body.ok }).toEqual({ status: expected, ok: false });
+      expect(validator.check('getTxStatus', res.status, body)).toBeNull();
+      if (expected === 503) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      // A confirmed transaction never needs the node.
+      const known = await api.handle(new Request(`http://127.0.0.1/v1/txs/${confirmed}/status`));
+      expect(known.status).toBe(200);
     }
     for (const bad of ['abc', 'zz'.repeat(32), `${unknown}0`]) {
       for (const path of [`/v1/txs/${bad}/status`, `/v1/txs/${bad}/outspends`]) {
