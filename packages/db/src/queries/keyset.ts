@@ -13,7 +13,7 @@ const columnOf = (alias: string, field: string) =>
 /**
  * Builds the keyset SQL of a list from its cursor key (declared in core beside the route, so the order, the
  * cursor and the SQL cannot drift apart): `(a, b) < ($n, $n+1)` after the last row of the previous page (`>`
- * for an ascending key; an OFFSET for legacy clients instead), then `ORDER BY a DESC, b DESC LIMIT limit + 1`,
+ * for an ascending key; an OFFSET for legacy clients instead), then `ORDER BY a DESC, b DESC LIMIT <limit + 1>`,
  * so the caller knows whether another page follows. Each key field is the snake_case column of that name under
  * `alias`, unless `columns` names another (a column of a joined table), or `columns` packs the whole key into
  * other stored columns in the same order (a block height and index as one transaction number). Appends the
@@ -40,10 +40,18 @@ export function keyset<K extends AnyCursorKey>(
     });
     where = `(${sqlColumns.join(', ')}) ${key.order === 'desc' ? '<' : '>'} (${placeholders.join(', ')})`;
   }
-  params.push(page.limit + 1);
-  const limit = `$${params.length}`;
-  params.push(page.after ? 0 : page.offset);
-  const offset = `$${params.length}`;
+  // The row count is written into the text, not passed: a plan for an unknown LIMIT is costed as if it read a
+  // tenth of the table, so PostgreSQL would never settle on one plan per statement and would plan every call
+  // again. Page sizes are few (1–100), so are the texts; a legacy offset stays a parameter (it is rare, and
+  // up to 10,000 values would each be a statement of their own).
+  const rows = page.limit + 1;
+  if (!Number.isSafeInteger(rows) || rows < 1)
+    throw new RangeError(`a page's limit is a positive integer, not ${page.limit}`);
   const order = `ORDER BY ${sqlColumns.map((c) => `${c} ${key.order.toUpperCase()}`).join(', ')}`;
-  return { where, order, tail: `${order} LIMIT ${limit} OFFSET ${offset}` };
+  let tail = `${order} LIMIT ${rows}`;
+  if (!page.after && page.offset > 0) {
+    params.push(page.offset);
+    tail += ` OFFSET $${params.length}`;
+  }
+  return { where, order, tail };
 }
