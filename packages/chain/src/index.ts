@@ -6,6 +6,7 @@ export {
   hasValidChecksum,
   type SegwitAddress,
 } from './address.js';
+export { CORE_HEADER_SIZE, type CoreHeader, encodeCoreHeader } from './bitcoin/header.js';
 export {
   CORE_NETWORKS,
   type CoreCoin,
@@ -31,6 +32,7 @@ export {
   targetToCompact,
 } from './difficulty.js';
 export { fromDisplayHex, hash160, sha256, sha256d, taggedHash, toDisplayHex } from './hash.js';
+export { merkleBranch, merkleRootFromBranch } from './merkle.js';
 export {
   type CertifiedHeader,
   type DecodedPearlBlock,

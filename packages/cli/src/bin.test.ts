@@ -215,7 +215,7 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
       ...['txs', 'outputs', 'coinbase', 'raw'].map((v) => ['block', '60', v]),
       ['txs'],
       ['tx', txid],
-      ...['flow', 'inputs', 'outputs', 'raw'].map((v) => ['tx', txid, v]),
+      ...['flow', 'inputs', 'outputs', 'raw', 'status', 'outspends'].map((v) => ['tx', txid, v]),
       ['address', addr],
       ...['txs', 'utxos', 'flows', 'balance-history', 'flow-summary'].map((v) => ['address', addr, v]),
       ['miners', 'top'],

@@ -65,6 +65,15 @@ export const OUTPUT_COLUMNS: readonly Column[] = [
   { header: 'spent', value: (o) => (o.spent ? 'yes' : 'no') },
 ];
 
+/** Columns of a transaction's outspends: each output's spender, if any. */
+export const OUTSPEND_COLUMNS: readonly Column[] = [
+  { header: 'vout', value: (o) => o.vout },
+  { header: 'spent', value: (o) => (o.spent ? 'yes' : 'no') },
+  { header: 'spent by', value: (o) => o.spentBy?.txid ?? null, kind: 'hash' },
+  { header: 'vin', value: (o) => o.spentBy?.vin ?? null },
+  { header: 'height', value: (o) => o.spentBy?.height ?? null },
+];
+
 /** Columns of a transaction's inputs. */
 export const INPUT_COLUMNS: readonly Column[] = [
   { header: 'vin', value: (i) => i.vin },

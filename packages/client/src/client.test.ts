@@ -65,6 +65,8 @@ describe('createExplorerClient against the contract fixture', () => {
       'txs.inputs': c.txs.inputs(s.txid),
       'txs.outputs': c.txs.outputs(s.txid),
       'txs.raw': c.txs.raw(s.txid),
+      'txs.status': c.txs.status(s.txid),
+      'txs.outspends': c.txs.outspends(s.txid),
       'addresses.get': c.addresses.get(s.busy),
       'addresses.txs': c.addresses.txs(s.busy),
       'addresses.utxos': c.addresses.utxos(s.busy),
@@ -106,6 +108,23 @@ describe('createExplorerClient against the contract fixture', () => {
       expect(err).toMatchObject({ status: 503, retryable: true });
       expect((err as ExplorerApiError).retryAfter).toBeGreaterThan(0);
     }
+  });
+
+  it('reads a transaction’s status, proof and outspends, typed from core', async () => {
+    const { status } = await client.txs.status(s.txid);
+    expect(status).toMatchObject({ txid: s.txid, confirmed: true, inMempool: false });
+    expectTypeOf(status.merkleProof).toEqualTypeOf<{
+      blockHeight: number;
+      pos: number;
+      merkle: string[];
+    } | null>();
+    expect(status.merkleProof?.pos).toBe(status.blockIndex);
+    const spends = await client.txs.outspends(s.txid, { limit: 1 }).toArray();
+    expectTypeOf(spends[0]!.spentBy).toEqualTypeOf<{ txid: string; vin: number; height: number } | null>();
+    expect(spends.map((o) => o.vout)).toEqual(spends.map((_o, i) => i));
+    const err = await client.txs.status('0'.repeat(64)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExplorerApiError);
+    expect(err).toMatchObject({ status: 404 });
   });
 
   it('returns data typed from core', async () => {

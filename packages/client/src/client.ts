@@ -73,6 +73,8 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
       inputs: (x, q) => list('listTxInputs', t(x), q),
       outputs: (x, q) => list('listTxOutputs', t(x), q),
       raw: (x) => one('getTxRaw', t(x)),
+      status: (x) => one('getTxStatus', t(x)),
+      outspends: (x, q) => list('listTxOutspends', t(x), q),
     },
     addresses: {
       get: (x) => one('getAddress', a(x)),

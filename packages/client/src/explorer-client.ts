@@ -98,6 +98,17 @@ export interface TxsApi {
    * @example const { raw } = await client.txs.raw(txid)
    */
   raw(txid: string): Res<'getTxRaw'>;
+  /**
+   * Confirmed or in the mempool; for a confirmed transaction its block, confirmations, a merkle proof of
+   * inclusion and the block header's bytes, to check against headers the caller trusts.
+   * @example const { status } = await client.txs.status(txid); if (status.confirmed) console.log(status.merkleProof)
+   */
+  status(txid: string): Res<'getTxStatus'>;
+  /**
+   * Whether each output is spent, and by which transaction, input and height, in output order (paged).
+   * @example const spends = await client.txs.outspends(txid).toArray()
+   */
+  outspends(txid: string, query?: QueryOf<'listTxOutspends'>): ListRequest<'listTxOutspends', 'outspends'>;
 }
 
 /** Addresses: `/v1/addresses/{address}…` (never 404: an unseen address has zero totals). */

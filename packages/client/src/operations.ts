@@ -54,6 +54,8 @@ export const operations: { [K in OperationId]: OperationInfo<K> } = {
   listTxInputs: op(`${T}/inputs`, ['inputs'], 'list'),
   listTxOutputs: op(`${T}/outputs`, ['outputs'], 'list'),
   getTxRaw: op(`${T}/raw`, ['raw']),
+  getTxStatus: op(`${T}/status`, ['status']),
+  listTxOutspends: op(`${T}/outspends`, ['outspends'], 'list'),
   getAddress: op(A, ['address']),
   listAddressTxs: op(`${A}/txs`, ['txs'], 'list'),
   listAddressUtxos: op(`${A}/utxos`, ['utxos'], 'list'),

@@ -114,7 +114,7 @@ export {
 } from './routes/mempool.js';
 export { topMinersKey } from './routes/miners.js';
 export { poolPayoutsKey } from './routes/pools.js';
-export { txInputsKey, txOutputsKey, txsKey } from './routes/transactions.js';
+export { txInputsKey, txOutputsKey, txOutspendsKey, txsKey } from './routes/transactions.js';
 export * from './schemas/address.js';
 export * from './schemas/analytics.js';
 export * from './schemas/block.js';

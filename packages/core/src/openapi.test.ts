@@ -211,6 +211,8 @@ describe('the OpenAPI document', () => {
         '/v1/txs/{txid}/inputs',
         '/v1/txs/{txid}/outputs',
         '/v1/txs/{txid}/raw',
+        '/v1/txs/{txid}/status',
+        '/v1/txs/{txid}/outspends',
       ].sort(),
     );
   });

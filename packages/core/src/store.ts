@@ -3,7 +3,7 @@ import type { addressFlowsKey, addressTxsKey, addressUtxosKey } from './routes/a
 import type { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
 import type { topMinersKey } from './routes/miners.js';
 import type { poolPayoutsKey } from './routes/pools.js';
-import type { txInputsKey, txOutputsKey, txsKey } from './routes/transactions.js';
+import type { txInputsKey, txOutputsKey, txOutspendsKey, txsKey } from './routes/transactions.js';
 import type {
   AddressSummary,
   AddressTx,
@@ -19,7 +19,7 @@ import type { FeeEstimates } from './schemas/events.js';
 import type { DailyBlocks, Miner, PayoutOutput, Pool, PoolShare, PoolWindow } from './schemas/mining.js';
 import type { MempoolSummary } from './schemas/search.js';
 import type { SyncProgress } from './schemas/status.js';
-import type { Tx, TxFlow, TxWithCounterparties } from './schemas/tx.js';
+import type { Outspend, Tx, TxFlow, TxProof, TxWithCounterparties } from './schemas/tx.js';
 import type { MarketStore } from './store-market.js';
 import type { SearchStore } from './store-search.js';
 
@@ -110,6 +110,13 @@ export interface Store extends SearchStore, MarketStore {
   /** In output order. */
   listTxOutputs(txid: string, page: PageOf<typeof txOutputsKey>): Promise<Output[]>;
   getTxRaw(txid: string): Promise<unknown | null>;
+  /**
+   * Where a transaction is confirmed and what proves it: its block, position, merkle branch (from the block's
+   * txids, read in one statement) and header bytes; null when the index does not hold it.
+   */
+  getTxProof(txid: string): Promise<TxProof | null>;
+  /** Spend state of a transaction's outputs, in output order (one statement); null when the index does not hold it. */
+  listTxOutspends(txid: string, page: PageOf<typeof txOutspendsKey>): Promise<Outspend[] | null>;
 
   /** Totals of an address; an address never seen gets zeros and `seen: false`. */
   getAddress(address: string): Promise<AddressSummary>;

@@ -43,6 +43,7 @@ import {
 import { amountText, type Int8, type Sql } from './sql.js';
 import { marketStoreMethods } from './store-market.js';
 import { miningStoreMethods } from './store-mining.js';
+import { proofStoreMethods } from './store-proofs.js';
 import { createSearchStore } from './store-search.js';
 
 /** Age past which a sync's progress report counts as left behind: many report intervals (5 s), and batches. */
@@ -153,6 +154,7 @@ function groupByTx(rows: SideRow[]): Map<string, SideRow[]> {
 export function createSqlStore(sql: Sql): Store {
   return {
     ...miningStoreMethods(sql),
+    ...proofStoreMethods(sql),
     ...createSearchStore(sql),
     ...marketStoreMethods(sql),
     async tip() {

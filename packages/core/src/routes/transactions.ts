@@ -1,12 +1,23 @@
 import { z } from 'zod';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { cursorKey } from '../pagination/cursor-key.js';
 import { defineList } from '../pagination/list-route.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { InputSchema, OutputSchema } from '../schemas/block.js';
-import { TxFlowSchema, TxSchema, TxWithCounterpartiesSchema } from '../schemas/tx.js';
+import {
+  OutspendSchema,
+  TxFlowSchema,
+  TxSchema,
+  type TxStatus,
+  TxStatusSchema,
+  TxWithCounterpartiesSchema,
+} from '../schemas/tx.js';
 import type { TxRecord } from '../store.js';
+import { MEMPOOL_CACHE_MS } from './mempool.js';
 import { confirmations, isFinal, txidParam } from './params.js';
+
+const MEMPOOL_TXIDS_UNAVAILABLE =
+  'the transaction is not in the index, and the chain node is unreachable to say whether it is in the mempool';
 
 /** Loads a transaction (through the cache once final) or answers 404. */
 async function loadTx(ctx: RouteContext<unknown, unknown>, txid: string): Promise<TxRecord> {
@@ -30,6 +41,48 @@ export const txInputsKey = cursorKey(InputSchema, ['vin'], { order: 'asc' });
 
 /** A transaction's outputs in order. */
 export const txOutputsKey = cursorKey(OutputSchema, ['vout'], { order: 'asc' });
+
+/** The spend state of a transaction's outputs, in output order. */
+export const txOutspendsKey = cursorKey(OutspendSchema, ['vout'], { order: 'asc' });
+
+/**
+ * Whether the chain node's mempool holds `txid`: the node's txid list (`getrawmempool`) is asked at most once
+ * per MEMPOOL_CACHE_MS and shared by every request meanwhile. False where no node is configured; 503 when the
+ * node cannot answer, since the transaction may then be waiting there.
+ */
+async function inMempool(ctx: RouteContext<unknown, unknown>, txid: string): Promise<boolean> {
+  const node = ctx.node;
+  if (node === null) return false;
+  const txids = await ctx
+    .live(
+      'mempool-txids',
+      async () => {
+        const list = await node.call<unknown>('getrawmempool', [false]);
+        if (!Array.isArray(list)) throw new Error('getrawmempool did not answer with a list');
+        return new Set(list.filter((t): t is string => typeof t === 'string').map((t) => t.toLowerCase()));
+      },
+      { ttlMs: MEMPOOL_CACHE_MS },
+    )
+    .catch(() => {
+      throw new ServiceUnavailableError(MEMPOOL_TXIDS_UNAVAILABLE);
+    });
+  return txids.has(txid);
+}
+
+/** The status of a transaction the index does not hold but the mempool does. */
+const waiting = (txid: string): TxStatus => ({
+  txid,
+  confirmed: false,
+  inMempool: true,
+  confirmations: 0,
+  blockHeight: null,
+  blockHash: null,
+  blockIndex: null,
+  blockTime: null,
+  blockTxCount: null,
+  merkleProof: null,
+  header: null,
+});
 
 /** The transaction routes. */
 export const transactionRoutes = [
@@ -132,6 +185,58 @@ export const transactionRoutes = [
       );
       if (raw === null) throw new NotFoundError(`transaction ${tx.txid} not found`);
       return { body: { raw: raw as Record<string, unknown> }, immutable: final };
+    },
+  }),
+  defineRoute({
+    id: 'getTxStatus',
+    path: '/v1/txs/{txid}/status',
+    tag: 'Transactions',
+    summary: 'Transaction status and merkle proof',
+    description:
+      'Confirmed (in an indexed block) or waiting in the chain node’s mempool. For a confirmed transaction: its block, position and confirmations, a merkle proof of inclusion (esplora’s merkle-proof: sibling hashes leaf level first, in display order, and pos) and the block header’s bytes (80 on Bitcoin Core and Litecoin, 108 on Pearl), so that a light client can check it against headers it trusts. 404 when neither the index nor the mempool holds the txid; 503 when the index does not and the node cannot be asked.',
+    params: txidParam,
+    response: { status: TxStatusSchema },
+    notFound: true,
+    async handler(ctx) {
+      const { txid } = ctx.params;
+      // The proof moves only with a reorg: kept once its block is final, shared per indexed tip until then.
+      const proof = await ctx.memo(
+        `tx-proof:${txid}`,
+        () => ctx.store.getTxProof(txid),
+        (p) => isFinal(ctx.meta.indexedTip, p.blockHeight, ctx.config),
+      );
+      if (proof) {
+        const status: TxStatus = {
+          txid,
+          confirmed: true,
+          inMempool: false,
+          confirmations: confirmations(ctx, proof.blockHeight),
+          ...proof,
+        };
+        return { body: { status } };
+      }
+      if (await inMempool(ctx, txid)) return { body: { status: waiting(txid) } };
+      throw new NotFoundError(`transaction ${txid} not found`);
+    },
+  }),
+  defineList({
+    id: 'listTxOutspends',
+    path: '/v1/txs/{txid}/outspends',
+    perTip: true,
+    tag: 'Transactions',
+    summary: 'Spend state of each output',
+    description:
+      'In output order: whether each output is spent and, if so, by which transaction, input and block height. Spends by indexed blocks only (a mempool spend shows as unspent). Paged like every list (limit 1–100).',
+    params: txidParam,
+    notFound: true,
+    items: 'outspends',
+    key: txOutspendsKey,
+    scope: (ctx) => `tx-outspends:${ctx.params.txid}`,
+    // One statement finds the transaction and reads the page, so no separate lookup precedes it.
+    async load(ctx, page) {
+      const rows = await ctx.store.listTxOutspends(ctx.params.txid, page);
+      if (rows === null) throw new NotFoundError(`transaction ${ctx.params.txid} not found`);
+      return rows;
     },
   }),
 ] as const;

@@ -1,5 +1,13 @@
 import { decodeTx, pearlNetworkByName, renderPearlTx } from '@explorer/chain';
-import { blockOutputsKey, blockTxsKey, type PageOf, txInputsKey, txOutputsKey, txsKey } from '@explorer/core';
+import {
+  blockOutputsKey,
+  blockTxsKey,
+  type PageOf,
+  txInputsKey,
+  txOutputsKey,
+  txOutspendsKey,
+  txsKey,
+} from '@explorer/core';
 import { isCoreRawRecipe, renderKeptCoreTx } from '../derived/raw-tx.js';
 import type { Int8, Sql } from '../sql.js';
 import { cursorTxNo, firstTxNoAbove, firstTxNoOf, heightOf, indexOf, txNoOfTxid } from '../tx-no.js';
@@ -295,4 +303,86 @@ export async function selectTxRaw(sql: Sql, txid: string): Promise<unknown | nul
     blockHash: row.block_hash,
     time: Number(row.block_time),
   });
+}
+
+/** A transaction's block, position and header fields, with the txids of every transaction of its block. */
+export interface TxProofQueryRow {
+  block_height: number;
+  block_index: number;
+  block_hash: string;
+  prev_hash: string | null;
+  version: Int8;
+  merkle_root: string;
+  time: Int8;
+  bits: string;
+  nonce: Int8 | null;
+  tx_count: number;
+  /** Pearl's header field (display hex): the certificate's row, else the block's JSON; null on Core. */
+  proof_commitment: string | null;
+  /** The chain profile the indexer recorded (`bitcoin`, `pearl`). */
+  profile: string | null;
+  /** The block's txids (32 bytes each, display order), concatenated in block order. */
+  txids: Uint8Array;
+}
+
+/**
+ * What a merkle proof of a transaction is built from, in one statement: the transaction's place, its block's
+ * header fields, and its block's txids in order (one key range of `txs`); null when the index does not hold it.
+ */
+export async function selectTxProof(sql: Sql, txid: string): Promise<TxProofQueryRow | null> {
+  const params: unknown[] = [];
+  const no = txNoSql({ txid }, params);
+  const [row] = await sql.query<TxProofQueryRow>(
+    `SELECT ${heightOf('x.tx_no')} AS block_height, ${indexOf('x.tx_no')} AS block_index, b.hash AS block_hash,
+            b.prev_hash, b.version, b.merkle_root, b.time, b.bits, b.nonce, b.tx_count,
+            COALESCE(c.proof_commitment, b.raw->>'proofcommitment') AS proof_commitment,
+            (SELECT s.chain->>'profile' FROM indexer_state s WHERE s.id = 1) AS profile,
+            (SELECT string_agg(t.txid, ''::bytea ORDER BY t.tx_no) FROM txs t
+             WHERE t.tx_no >= ${firstTxNoOf(heightOf('x.tx_no'))} AND t.tx_no < ${firstTxNoAbove(heightOf('x.tx_no'))}) AS txids
+     FROM (SELECT ${no} AS tx_no) x
+     JOIN blocks b ON b.height = ${heightOf('x.tx_no')}
+     LEFT JOIN block_certificates c ON c.height = b.height`,
+    params,
+    'txs.proof',
+  );
+  return row ?? null;
+}
+
+/** The spend state of one output; `vout` is null on the row that only says the transaction exists. */
+export interface OutspendQueryRow {
+  vout: number | null;
+  spent_txid: string | null;
+  spent_vin: number | null;
+  spent_height: number | null;
+}
+
+/**
+ * One page of a transaction's outputs with the input that spent each (if any), in one statement: no row when
+ * the index does not hold the transaction, one row with a null `vout` when the page is past its outputs.
+ */
+export async function selectTxOutspends(
+  sql: Sql,
+  txid: string,
+  page: PageOf<typeof txOutspendsKey>,
+): Promise<OutspendQueryRow[] | null> {
+  const params: unknown[] = [];
+  const no = txNoSql({ txid }, params);
+  const k = keyset(txOutspendsKey, page, params, 'o');
+  const rows = await sql.query<OutspendQueryRow>(
+    `SELECT p.vout, p.spent_txid, p.spent_vin, p.spent_height
+     FROM (SELECT ${no} AS tx_no) x
+     LEFT JOIN LATERAL (
+       SELECT o.vout, encode(st.txid, 'hex') AS spent_txid, s.vin AS spent_vin, ${heightOf('s.tx_no')} AS spent_height
+       FROM outputs o
+       LEFT JOIN inputs s ON s.prev_tx_no = o.tx_no AND s.prev_vout = o.vout
+       LEFT JOIN txs st ON st.tx_no = s.tx_no
+       WHERE o.tx_no = x.tx_no AND ${k.where} ${k.tail}
+     ) p ON TRUE
+     WHERE x.tx_no IS NOT NULL
+     ORDER BY p.vout`,
+    params,
+    'txs.outspends',
+  );
+  if (rows.length === 0) return null;
+  return rows.filter((r) => r.vout !== null);
 }

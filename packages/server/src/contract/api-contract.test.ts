@@ -110,6 +110,18 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
       { path: `/v1/txs/${s.txid}/raw`, status: 200 },
       { path: `/v1/txs/${zero}/raw`, status: 404 },
     ],
+    getTxStatus: [
+      { path: `/v1/txs/${s.txid}/status`, status: 200 },
+      { path: `/v1/txs/${s.coinbaseTxid}/status`, status: 200 },
+      { path: `/v1/txs/${zero}/status`, status: 404 },
+      { path: '/v1/txs/abc/status', status: 400 },
+      { path: `/v1/txs/${s.txid}/status?nope=1`, status: 400 },
+    ],
+    listTxOutspends: [
+      ...list(`/v1/txs/${s.txid}/outspends`),
+      { path: `/v1/txs/${zero}/outspends`, status: 404 },
+      { path: '/v1/txs/abc/outspends', status: 400 },
+    ],
     getAddress: [
       { path: `/v1/addresses/${s.address}`, status: 200 },
       { path: `/v1/addresses/${s.unseen}`, status: 200 },

@@ -30,6 +30,16 @@ function decode(hex: string): DecodedPearlBlock {
 }
 
 const decoded = hexes.map(decode);
+/** Each block's 108-byte header as the real node wrote it (after the certificate), by block hash. */
+const headerHex = new Map(
+  hexes.map((hex) => {
+    const bytes = Buffer.from(hex, 'hex');
+    const r = new ByteReader(bytes);
+    readCertificate(r);
+    const header = bytes.subarray(r.offset, r.offset + PEARL_HEADER_SIZE);
+    return [pearlHeaderHash(header), header.toString('hex')] as const;
+  }),
+);
 /** The chain the node ends on: genesis to block 19, the other block 20, block 21. */
 const active = [...decoded.slice(0, 20), decoded[21]!, decoded[22]!];
 /** The chain the node had before: genesis to the competing block 20. */
@@ -78,6 +88,16 @@ describe.each(testDrivers())('a real pearld’s real-proof blocks, replayed and 
           proofCommitment: d.header.proofCommitment,
         },
       });
+      // A light client's view: the proof of its one transaction, and the header exactly as the node wrote it.
+      const { status: txStatus } = await client.txs.status(d.txs[0]!.txid);
+      expect(txStatus).toMatchObject({
+        confirmed: true,
+        blockHeight: height,
+        blockHash: d.header.hash,
+        blockIndex: 0,
+        merkleProof: { blockHeight: height, pos: 0, merkle: [] },
+      });
+      expect(txStatus.header).toBe(headerHex.get(d.header.hash));
       if (height === 0) continue;
       const { certificate } = await client.blocks.certificate(d.header.hash, { includeProof: true });
       const config = decodeDensePublicData(c.publicData!);
