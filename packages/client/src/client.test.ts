@@ -101,6 +101,11 @@ describe('createExplorerClient against the contract fixture', () => {
     const doc = await c.openapi();
     expect(doc.openapi).toMatch(/^3\.1/);
     expect((await c.request('getDocs')).openapi).toBe(doc.openapi);
+    // Blockbook's fee estimate: served as is, typed as what Blockbook's clients read.
+    const estimate = await c.blockbookEstimateFee(2, { conservative: false });
+    expectTypeOf(estimate).toEqualTypeOf<{ result: string }>();
+    expect(estimate.result).toMatch(/^\d+(\.\d*[1-9])?$/);
+    expect(await c.request('getBlockbookV2EstimateFee', { params: { blocks: '2' } })).toEqual(estimate);
     // The fixture has no market data yet: the API says so with a retryable 503.
     for (const call of [() => c.market.get(), () => c.market.chart({ days: 30 })]) {
       const err = await call().catch((e: unknown) => e);

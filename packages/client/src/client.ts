@@ -113,6 +113,8 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
     suggest: (q, query) => one('suggest', undefined, { ...query, q }),
     mempool: () => one('getMempool'),
     fees: () => one('getFees'),
+    blockbookEstimateFee: (blocks, query) =>
+      one('getBlockbookEstimateFee', { blocks: String(blocks) }, query),
     knownAddresses: () => one('listKnownAddresses'),
     status: () => one('getStatus'),
     me: () => one('getMe'),

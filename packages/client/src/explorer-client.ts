@@ -281,6 +281,15 @@ export interface ExplorerClient {
    */
   fees(): Res<'getFees'>;
   /**
+   * The fee rate for a confirmation target in Blockbook's form (`/api/v1/estimatefee/{blocks}`): coins per
+   * 1,000 virtual bytes as a decimal string, from the same estimates as `fees()`.
+   * @example const { result } = await client.blockbookEstimateFee(2) // '0.00001'
+   */
+  blockbookEstimateFee(
+    blocks: number,
+    query?: QueryOf<'getBlockbookEstimateFee'>,
+  ): Promise<ResultOf<'getBlockbookEstimateFee'>>;
+  /**
    * Every labelled address and pool definition.
    * @example const { labels, pools } = await client.knownAddresses()
    */

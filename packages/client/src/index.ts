@@ -39,6 +39,7 @@ export {
   type Send,
 } from './transport.js';
 export type {
+  BlockbookFeeEstimate,
   ChainEvent,
   EventData,
   EventTopic,

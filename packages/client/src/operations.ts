@@ -78,6 +78,8 @@ export const operations: { [K in OperationId]: OperationInfo<K> } = {
   listKnownAddresses: op('/v1/known-addresses', ['labels', 'pools']),
   getMempool: op('/v1/mempool', ['mempool', 'fees']),
   getFees: op('/v1/fees', ['fees']),
+  getBlockbookEstimateFee: op('/api/v1/estimatefee/{blocks}', ['result'], 'raw'),
+  getBlockbookV2EstimateFee: op('/api/v2/estimatefee/{blocks}', ['result'], 'raw'),
   getMarket: op('/v1/market', ['market']),
   getMarketChart: op('/v1/market/chart', ['chart']),
   getMarketAnalytics: op('/v1/analytics/market', ['market']),

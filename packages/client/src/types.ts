@@ -30,8 +30,24 @@ export type HeightOrHash = string | number;
 /** The served OpenAPI 3.1 document (not wrapped in the envelope). */
 export type OpenApiDocument = Record<string, unknown>;
 
-/** The operations served as is, without the envelope. */
-export type RawOperationId = 'getOpenApiDocument' | 'getDocs';
+/** Blockbook's fee estimate: coins per 1,000 virtual bytes, as a decimal string. */
+export interface BlockbookFeeEstimate {
+  result: string;
+}
 
-/** What the client resolves with for an operation: its success body (the OpenAPI document for the raw ones). */
-export type ResultOf<K extends OperationId> = K extends RawOperationId ? OpenApiDocument : ResponseOf<K>;
+/** The operations served as is, without the envelope. */
+export type RawOperationId =
+  | 'getOpenApiDocument'
+  | 'getDocs'
+  | 'getBlockbookEstimateFee'
+  | 'getBlockbookV2EstimateFee';
+
+/**
+ * What the client resolves with for an operation: its success body (the OpenAPI document, or Blockbook's form,
+ * for the raw ones).
+ */
+export type ResultOf<K extends OperationId> = K extends 'getOpenApiDocument' | 'getDocs'
+  ? OpenApiDocument
+  : K extends RawOperationId
+    ? BlockbookFeeEstimate
+    : ResponseOf<K>;

@@ -186,6 +186,45 @@ describe.each(cases)('the mempool watcher (%s, %s)', (driver, dialect) => {
     const answer = await get('/v1/fees');
     expect(answer.body.fees).toEqual(reading.fees);
     expect((await readMempoolState(db.sql))?.fees).toEqual(reading.fees);
+
+    // Blockbook's form of the same estimates, for wallets that read it: coins per 1,000 vbytes, rounded up to a
+    // whole base unit, as Blockbook writes amounts (no trailing zeros).
+    const f = reading.fees;
+    const { halfHour: half, hour } = f.blockTargets;
+    const coins = (rate: number) =>
+      (Math.ceil(Number((rate * 1000).toFixed(3))) / 1e8).toFixed(8).replace(/\.?0+$/, '');
+    const targets: [number, number][] = [
+      [1, f.nextBlock],
+      [2, half >= 2 ? f.halfHour : f.hour],
+      [half, f.halfHour],
+      [half + 1, half + 1 <= hour ? f.hour : f.economy],
+      [hour, f.hour],
+      [hour + 1, f.economy],
+      [1008, f.economy],
+    ];
+    for (const [blocks, rate] of targets) {
+      for (const path of [
+        `/api/v1/estimatefee/${blocks}`,
+        `/api/v2/estimatefee/${blocks}?conservative=false`,
+      ]) {
+        const r = await get(path);
+        expect(r.status, path).toBe(200);
+        // As it is, without the envelope: the one member Blockbook's clients read.
+        expect(r.body, path).toEqual({ result: coins(rate) });
+      }
+    }
+    expect(Number((await get('/api/v1/estimatefee/1')).body.result)).toBeGreaterThan(
+      Number((await get('/api/v1/estimatefee/1008')).body.result),
+    );
+    for (const bad of ['0', '1009', 'x', '1.5', '-1', '99999']) {
+      const r = await get(`/api/v1/estimatefee/${bad}`);
+      expect(r.status, bad).toBe(400);
+      expect(r.body.ok, bad).toBe(false);
+      expect(r.body.error, bad).toMatch(/blocks must be a number of blocks from 1 to 1008/);
+    }
+    const maybe = await get('/api/v1/estimatefee/2?conservative=maybe');
+    expect(maybe.status).toBe(400);
+    expect(maybe.body.error).toMatch(/conservative must be true or false/);
   });
 
   it('recorded a mempool event with the added txids, and the addresses’ unconfirmed activity', async () => {

@@ -15,7 +15,7 @@ function pathsInGuide(): string[] {
     let base = '';
     for (const [, token] of row.matchAll(/`([^`]+)`/g)) {
       const path = (token as string).replace(/\[?\?.*$/, '');
-      if (path.startsWith('/v1')) {
+      if (path.startsWith('/v1') || path.startsWith('/api/')) {
         base = path;
         paths.push(path);
       } else if (path.startsWith('…/')) {

@@ -191,6 +191,18 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
       { path: '/v1/fees', status: 200 },
       { path: '/v1/fees?nope=1', status: 400 },
     ],
+    // Blockbook's form of the same estimates (served without the envelope).
+    getBlockbookEstimateFee: [
+      { path: '/api/v1/estimatefee/1', status: 200 },
+      { path: '/api/v1/estimatefee/1008?conservative=false', status: 200 },
+      { path: '/api/v1/estimatefee/1009', status: 400 },
+      { path: '/api/v1/estimatefee/2?conservative=perhaps', status: 400 },
+      { path: '/api/v1/estimatefee/2?nope=1', status: 400 },
+    ],
+    getBlockbookV2EstimateFee: [
+      { path: '/api/v2/estimatefee/6', status: 200 },
+      { path: '/api/v2/estimatefee/x', status: 400 },
+    ],
     // No refresher runs in this fixture: nothing is stored yet, which the contract answers with 503.
     getMarket: [{ path: '/v1/market', status: 503 }],
     getMarketChart: [

@@ -195,6 +195,9 @@ describe.skipIf(!PRISM)('every operation through a Prism validating proxy (pglit
       // This app serves no event feed: the documented refusal (the stream itself is tested in src/events/).
       { op: 'getEvents', path: '/v1/events', status: 503 },
       { op: 'getFees', path: '/v1/fees', status: 200 },
+      { op: 'getBlockbookEstimateFee', path: '/api/v1/estimatefee/2', status: 200 },
+      { op: 'getBlockbookEstimateFee', path: '/api/v1/estimatefee/0', status: 400 },
+      { op: 'getBlockbookV2EstimateFee', path: '/api/v2/estimatefee/6?conservative=true', status: 200 },
     ];
     const doc = (await (await fetch(`${upstream.url}/v1/openapi.json`)).json()) as any;
     const operationIds = Object.values<any>(doc.paths).map((item) => item.get.operationId as string);
