@@ -1,5 +1,5 @@
 import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
-import { generateApiKey, type Identity } from '@explorer/core';
+import { createExplorerApi, generateApiKey, type Identity, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
 import {
   createResponseValidator,
@@ -242,6 +242,31 @@ describe.each(testDrivers())('many addresses in one request on the devnet (%s)',
       const list51 = Array.from({ length: 51 }, (_, i) => unseen(i));
       expect(await remaining(`/v1/addresses?addresses=${list51.join(',')}`)).toBe(start - 8 - 7);
       expect(await remaining(`/v1/addresses/${distinct[0]}`)).toBe(start - 16);
+    });
+
+    it('refuses with 429 a request that costs more points than are left', async () => {
+      const small = createExplorerApi({
+        store: createSqlStore(f.db.sql),
+        routes: v1Routes,
+        config: { tipCacheMs: 0 },
+        rateLimiter: createRateLimiter({
+          policy: { windowSeconds: 60, anonymous: 8, key: 1000, tiers: {} },
+          keyPrefix: `address-lists-small-${driver}-${Date.now()}`,
+        }),
+      });
+      const ask = async (path: string) => {
+        const res = await small.handle(new Request(`http://x${path}`), { clientAddress: '203.0.113.7' });
+        return {
+          status: res.status,
+          remaining: res.headers.get('x-ratelimit-remaining'),
+          body: await res.json(),
+        };
+      };
+      const fifty = Array.from({ length: 50 }, (_, i) => unseen(i)).join(',');
+      expect(await ask(`/v1/addresses?addresses=${fifty}`)).toMatchObject({ status: 200, remaining: '2' });
+      const over = await ask(`/v1/addresses/txs?addresses=${fifty}`);
+      expect(over).toMatchObject({ status: 429, remaining: '0', body: { ok: false } });
+      expect(over.body.error).toMatch(/rate limit exceeded/);
     });
 
     it('allows 200 addresses with an API key (a URL of about 12.6 KB), 201 are refused', async () => {
