@@ -36,10 +36,10 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 /**
  * Counts one request: the only place a request is counted, by the API and by the server alike.
  *
- * How requests are counted: every request but a CORS preflight takes `points` from exactly one bucket: one,
- * except a request whose route prices the work it asks for (RouteDefinition.cost: a many-address list costs
- * 1 + ⌈n / 10⌉ for n addresses; see addressListCost). The bucket is the
- * key's (by tier) when a valid key was presented, else the anonymous bucket of the client's address group. The
+ * How requests are counted: every request but a CORS preflight takes `points` from exactly one bucket — one
+ * point, unless its route prices the work it asks for (RouteDefinition.cost: a many-address list costs
+ * 1 + ⌈n / 10⌉ for n addresses, see addressListCost). The bucket is the key's (by tier) when a valid key was
+ * presented, else the anonymous bucket of the client's address group. The
  * API counts every request it answers — before routing, so unknown paths (404), wrong methods (405), refused
  * keys (401/400, counted as anonymous) and the refusals a host hands it (414, 431 …, see refuseRequest) count
  * and carry the headers like any other answer. The server counts the answers it gives without the API (`/`,
