@@ -144,6 +144,21 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
     expect(new Set(rows.map((t) => t.txid)).size).toBe(address.txCount);
   });
 
+  it('addresses txs <a> <b> --all --ndjson yields the two histories merged, each transaction once', async () => {
+    const [a, b] = ((await data('/v1/miners/top?limit=2')).miners as { address: string }[]).map(
+      (m) => m.address,
+    );
+    const txids = new Set<string>();
+    for (const address of [a, b]) {
+      const r = await cli('address', address!, 'txs', '--all', '--ndjson');
+      for (const l of lines(r.stdout)) txids.add(JSON.parse(l).txid);
+    }
+    const r = await cli('addresses', 'txs', a!, b!, '--all', '--ndjson', '--limit', '9');
+    expect(r.code).toBe(0);
+    const rows = lines(r.stdout).map((l) => JSON.parse(l));
+    expect(rows.map((t) => t.txid).sort()).toEqual([...txids].sort());
+  });
+
   it('--all --json streams one valid JSON document; --max 7 stops at 7 rows', async () => {
     const json = await cli('blocks', '--all', '--json', '--limit', '50');
     const doc = JSON.parse(json.stdout);
@@ -218,6 +233,9 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
       ...['flow', 'inputs', 'outputs', 'raw', 'status', 'outspends'].map((v) => ['tx', txid, v]),
       ['address', addr],
       ...['txs', 'utxos', 'flows', 'balance-history', 'flow-summary'].map((v) => ['address', addr, v]),
+      ['addresses', 'summary', addr, txid.slice(0, 40)],
+      ['addresses', 'txs', addr, txid.slice(0, 40)],
+      ['addresses', 'utxos', addr],
       ['miners', 'top'],
       ['miner', addr],
       ['miner', addr, 'blocks-over-time'],

@@ -34,6 +34,28 @@ export const ADDRESS_TX_COLUMNS: readonly Column[] = [
   { header: 'balance after', value: (t) => t.balanceAfter, kind: 'amount' },
 ];
 
+/** Columns of a many-address history: amounts summed over the asked addresses each transaction touched. */
+export const MULTI_ADDRESS_TX_COLUMNS: readonly Column[] = [
+  { header: 'height', value: (t) => t.blockHeight },
+  { header: 'time', value: (t) => t.time, kind: 'time' },
+  { header: 'txid', value: (t) => t.txid, kind: 'hash' },
+  { header: 'received', value: (t) => t.received, kind: 'amount' },
+  { header: 'sent', value: (t) => t.sent, kind: 'amount' },
+  { header: 'net', value: (t) => t.net, kind: 'amount' },
+  { header: 'addresses', value: (t) => (t.addresses as string[]).length },
+];
+
+/** Columns of address summaries (one row per address). */
+export const ADDRESS_SUMMARY_COLUMNS: readonly Column[] = [
+  { header: 'address', value: (a) => a.address },
+  { header: 'label', value: (a) => a.label?.label ?? null },
+  { header: 'balance', value: (a) => a.balance, kind: 'amount' },
+  { header: 'received', value: (a) => a.received, kind: 'amount' },
+  { header: 'txs', value: (a) => a.txCount },
+  { header: 'utxos', value: (a) => a.utxoCount },
+  { header: 'last seen', value: (a) => a.lastSeen?.height ?? null },
+];
+
 /** Columns of an address's flow rows. */
 export const FLOW_COLUMNS: readonly Column[] = [
   { header: 'height', value: (f) => f.blockHeight },
@@ -53,6 +75,12 @@ export const UTXO_COLUMNS: readonly Column[] = [
   { header: 'type', value: (u) => u.scriptType },
   { header: 'coinbase', value: (u) => (u.isCoinbase ? 'yes' : '') },
   { header: 'value', value: (u) => u.value, kind: 'amount' },
+];
+
+/** Columns of many addresses' merged UTXOs: the single list's, with the address each pays. */
+export const MULTI_ADDRESS_UTXO_COLUMNS: readonly Column[] = [
+  ...UTXO_COLUMNS,
+  { header: 'address', value: (u) => u.address },
 ];
 
 /** Columns of outputs (a block's, a transaction's, coinbase payouts). */

@@ -31,6 +31,7 @@ describe('the explorer program', () => {
     expect(paths.map((p) => p.join(' ')).sort()).toEqual(
       [
         'address',
+        'addresses',
         'analytics',
         'block',
         'blocks',

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { addressCommand } from './commands/address.js';
+import { addressesCommand } from './commands/addresses.js';
 import { analyticsCommand } from './commands/analytics.js';
 import { blockCommand } from './commands/block.js';
 import { blocksCommand } from './commands/blocks.js';
@@ -72,6 +73,7 @@ export function createProgram(io: CliIo): Command {
   txsCommand(program, io);
   txCommand(program, io);
   addressCommand(program, io);
+  addressesCommand(program, io);
   minersCommand(program, io);
   minerCommand(program, io);
   poolsCommand(program, io);

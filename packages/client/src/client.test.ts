@@ -73,6 +73,9 @@ describe('createExplorerClient against the contract fixture', () => {
       'addresses.balanceHistory': c.addresses.balanceHistory(s.busy),
       'addresses.flowSummary': c.addresses.flowSummary(s.busy),
       'addresses.flows': c.addresses.flows(s.busy),
+      'addresses.getMany': c.addresses.getMany([s.busy, s.txid.slice(0, 40)]),
+      'addresses.txsOfMany': c.addresses.txsOfMany([s.busy]),
+      'addresses.utxosOfMany': c.addresses.utxosOfMany([s.busy]),
       'miners.top': c.miners.top(),
       'miners.get': c.miners.get(s.miner),
       'miners.blocksOverTime': c.miners.blocksOverTime(s.miner),
@@ -130,6 +133,24 @@ describe('createExplorerClient against the contract fixture', () => {
     const err = await client.txs.status('0'.repeat(64)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExplorerApiError);
     expect(err).toMatchObject({ status: 404 });
+  });
+
+  it('reads many addresses at once and follows the merged lists’ cursors, typed from core', async () => {
+    const wallet = served.fixture.devnet.truth().busyAddresses.slice(0, 4);
+    const { addresses } = await client.addresses.getMany(wallet);
+    expect(addresses.map((a) => a.address)).toEqual(wallet);
+    expectTypeOf(addresses[0]!.balance).toEqualTypeOf<string>();
+    const txs = await client.addresses.txsOfMany(wallet, { limit: 7 }).toArray({ max: 30 });
+    expectTypeOf(txs[0]!.addresses).toEqualTypeOf<string[]>();
+    expect(txs).toHaveLength(30);
+    expect(new Set(txs.map((t) => t.txid)).size).toBe(30);
+    const utxos = await client.addresses.utxosOfMany(wallet, { limit: 5 }).toArray();
+    expectTypeOf(utxos[0]!.address).toEqualTypeOf<string>();
+    let single = 0;
+    for (const a of wallet) single += (await client.addresses.utxos(a, { limit: 100 }).toArray()).length;
+    expect(utxos).toHaveLength(single);
+    const err = await client.addresses.getMany([]).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400 });
   });
 
   it('returns data typed from core', async () => {

@@ -55,6 +55,7 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
   const t = (txid: unknown) => ({ txid });
   const a = (address: unknown) => ({ address });
   const p = (poolId: unknown) => ({ poolId });
+  const many = (addresses: readonly unknown[]) => ({ addresses: addresses.join(',') });
 
   return {
     blocks: {
@@ -83,6 +84,9 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
       balanceHistory: (x) => one('getAddressBalanceHistory', a(x)),
       flowSummary: (x) => one('getAddressFlowSummary', a(x)),
       flows: (x, q) => list('listAddressFlows', a(x), q),
+      getMany: (xs) => one('getAddresses', undefined, many(xs)),
+      txsOfMany: (xs, q) => list('listMultiAddressTxs', undefined, { ...q, ...many(xs) }),
+      utxosOfMany: (xs, q) => list('listMultiAddressUtxos', undefined, { ...q, ...many(xs) }),
     },
     miners: {
       top: (q) => list('listTopMiners', undefined, q),

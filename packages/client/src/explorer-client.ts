@@ -143,6 +143,29 @@ export interface AddressesApi {
    * @example const { flows } = await client.addresses.flows('dvt1q…', { limit: 50 })
    */
   flows(address: string, query?: QueryOf<'listAddressFlows'>): ListRequest<'listAddressFlows', 'flows'>;
+  /**
+   * Summaries of many addresses in one request (`/v1/addresses?addresses=…`), in the order given, repeats once;
+   * at most 50 without an API key, 200 with one.
+   * @example const { addresses } = await client.addresses.getMany(['dvt1q…', 'dvt1q…'])
+   */
+  getMany(addresses: readonly string[]): Res<'getAddresses'>;
+  /**
+   * The merged history of many addresses, newest first, each transaction once with received/sent/net summed
+   * over the given addresses it touched (paged; `.all()` follows the cursor).
+   * @example for await (const tx of client.addresses.txsOfMany(wallet).all()) console.log(tx.txid, tx.net)
+   */
+  txsOfMany(
+    addresses: readonly string[],
+    query?: Omit<QueryOf<'listMultiAddressTxs'>, 'addresses'>,
+  ): ListRequest<'listMultiAddressTxs', 'txs'>;
+  /**
+   * The unspent outputs of many addresses merged, newest first, each naming its address (paged).
+   * @example const utxos = await client.addresses.utxosOfMany(wallet, { limit: 100 }).toArray()
+   */
+  utxosOfMany(
+    addresses: readonly string[],
+    query?: Omit<QueryOf<'listMultiAddressUtxos'>, 'addresses'>,
+  ): ListRequest<'listMultiAddressUtxos', 'utxos'>;
 }
 
 /** Miners (payout addresses): `/v1/miners…`. */

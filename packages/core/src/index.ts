@@ -100,6 +100,13 @@ export {
   TAGS,
   type Tag,
 } from './route.js';
+export {
+  ADDRESS_LIST_LIMITS,
+  addressListCost,
+  addressListLimit,
+  multiAddressTxsKey,
+  multiAddressUtxosKey,
+} from './routes/address-lists.js';
 export { addressFlowsKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
 export { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
 export { currentFees } from './routes/fees.js';

@@ -170,6 +170,11 @@ export interface RouteDefinition<
    * the same URL at the same indexed tip within `responseCacheMs` (meta.cached true).
    */
   perTip?: boolean;
+  /**
+   * Rate-limit points the request costs, read from its query before it is routed or validated (default 1):
+   * a request that asks for the work of many (the many-address lists) counts as more than one.
+   */
+  cost?(search: URLSearchParams): number;
   handler(ctx: RouteContext<Infer<P>, Infer<Q>>): Promise<RouteResult<z.output<z.ZodObject<S>>>>;
 }
 

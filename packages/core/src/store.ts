@@ -1,4 +1,5 @@
 import type { PageOf } from './pagination/cursor-key.js';
+import type { multiAddressTxsKey, multiAddressUtxosKey } from './routes/address-lists.js';
 import type { addressFlowsKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
 import type { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
 import type { topMinersKey } from './routes/miners.js';
@@ -10,6 +11,8 @@ import type {
   BalancePoint,
   FlowRow,
   FlowSummary,
+  MultiAddressTx,
+  MultiAddressUtxo,
   Utxo,
 } from './schemas/address.js';
 import type { Network, PoolAnalytics, Pouw, Supply } from './schemas/analytics.js';
@@ -72,6 +75,10 @@ export type TxWithCounterpartiesRecord = Omit<TxWithCounterparties, 'confirmatio
 export type AddressTxRecord = Omit<AddressTx, 'confirmations'>;
 /** A UTXO without its confirmations. */
 export type UtxoRecord = Omit<Utxo, 'confirmations'>;
+/** A many-address history transaction without its confirmations. */
+export type MultiAddressTxRecord = Omit<MultiAddressTx, 'confirmations'>;
+/** A many-address UTXO without its confirmations. */
+export type MultiAddressUtxoRecord = Omit<MultiAddressUtxo, 'confirmations'>;
 /** A pool as the store finds it (the handler says whether it was seen). */
 export type PoolRecord = Omit<Pool, 'seen'>;
 
@@ -130,6 +137,21 @@ export interface Store extends SearchStore, MarketStore {
   flowSummary(address: string, now: number): Promise<FlowSummary>;
   /** Newest first. */
   listAddressFlows(address: string, page: PageOf<typeof addressFlowsKey>): Promise<FlowRow[]>;
+  /** Totals of each address, in the order given (one statement); never-seen addresses as getAddress has them. */
+  getAddresses(addresses: readonly string[]): Promise<AddressSummary[]>;
+  /**
+   * The merged history of the addresses, newest first, each transaction once with its amounts summed over the
+   * addresses it touched (one statement).
+   */
+  listMultiAddressTxs(
+    addresses: readonly string[],
+    page: PageOf<typeof multiAddressTxsKey>,
+  ): Promise<MultiAddressTxRecord[]>;
+  /** The addresses' unspent outputs merged, newest first (one statement). */
+  listMultiAddressUtxos(
+    addresses: readonly string[],
+    page: PageOf<typeof multiAddressUtxosKey>,
+  ): Promise<MultiAddressUtxoRecord[]>;
 
   /** Most blocks first. */
   listTopMiners(page: PageOf<typeof topMinersKey>): Promise<Miner[]>;

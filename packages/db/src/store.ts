@@ -12,6 +12,7 @@ import type {
   TxWithCounterpartiesRecord,
 } from '@explorer/core';
 import { chainIdentity, toBlock } from './mappers.js';
+import { selectAddresses, selectMultiAddressTxs, selectMultiAddressUtxos } from './queries/address-lists.js';
 import {
   selectAddress,
   selectAddressFlows,
@@ -425,6 +426,44 @@ export function createSqlStore(sql: Sql): Store {
         firstSeen: a ? { height: a.first_seen_height, time: a.first_seen_time } : null,
         lastSeen: a ? { height: a.last_seen_height, time: a.last_seen_time } : null,
       };
+    },
+    async getAddresses(addresses) {
+      return (await selectAddresses(sql, addresses)).map((a) => ({
+        address: a.address,
+        seen: a.seen,
+        label: a.label === null ? null : { label: a.label, kind: a.kind ?? '' },
+        balance: amountText(a.balance),
+        received: amountText(a.received),
+        sent: amountText(a.sent),
+        txCount: a.tx_count ?? 0,
+        utxoCount: a.utxo_count ?? 0,
+        firstSeen: a.seen ? { height: a.first_seen_height, time: a.first_seen_time } : null,
+        lastSeen: a.seen ? { height: a.last_seen_height, time: a.last_seen_time } : null,
+      }));
+    },
+    async listMultiAddressTxs(addresses, page) {
+      return (await selectMultiAddressTxs(sql, addresses, page)).map((r) => ({
+        ...toTx(r),
+        received: amountText(r.received),
+        sent: amountText(r.sent),
+        net: String(BigInt(r.received) - BigInt(r.sent)),
+        addresses: r.addresses,
+      }));
+    },
+    async listMultiAddressUtxos(addresses, page) {
+      return (await selectMultiAddressUtxos(sql, addresses, page)).map((r) => ({
+        txid: r.txid,
+        vout: r.vout,
+        address: r.address,
+        value: amountText(r.value),
+        blockHeight: r.block_height,
+        blockHash: r.block_hash,
+        blockIndex: r.block_index,
+        time: r.time,
+        scriptType: r.script_type,
+        scriptHex: r.script_hex,
+        isCoinbase: r.is_coinbase,
+      }));
     },
     async listAddressFlows(address, page) {
       return (await selectAddressFlows(sql, address, page)).map((r) => ({

@@ -40,7 +40,7 @@ export interface ServerAppDeps {
    * countRequest), so every response carries X-RateLimit-* headers.
    */
   rateLimiter?: RateLimiter | null;
-  /** Longest request path and query in bytes; longer gets 414 (default 2,048). */
+  /** Longest request path and query in bytes; longer gets 414 (default 14,336). */
   maxUrlLength?: number;
   /** Where each request is counted (the process's metrics); absent: nothing is counted. */
   metrics?: HttpMetricsSink | null;

@@ -82,7 +82,7 @@ describe('answers refused before routing (414, 431, broken HTTP) over a real ser
       // A 3 KB URL: past MAX_URL_LENGTH, within the header limit.
       await exchange(
         server.url,
-        `GET /v1/search?q=${'a'.repeat(3000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        `GET /v1/search?q=${'a'.repeat(15_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
       ),
       // 20 KB of headers: past maxHeaderSize, refused by Node's parser.
       await exchange(
@@ -98,7 +98,7 @@ describe('answers refused before routing (414, 431, broken HTTP) over a real ser
     ];
     expect(answers.map((a) => a.status)).toEqual([414, 431, 400, 400]);
     expect(answers.map((a) => a.body.error)).toEqual([
-      'the request URL is longer than 2048 bytes',
+      'the request URL is longer than 14336 bytes',
       'the request headers are too large',
       'the request is not valid HTTP',
       'the request is not valid HTTP',

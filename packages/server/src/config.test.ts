@@ -204,7 +204,7 @@ describe('loadConfig: access and bounds', () => {
       redisUrl: null,
       rateLimitPrefix: 'explorer:rl',
       apiKeyCacheSeconds: 30,
-      maxUrlLength: 2048,
+      maxUrlLength: 14_336,
       maxHeaderSize: 16384,
     });
   });

@@ -444,8 +444,10 @@ const settings = z.object({
   }),
   maxUrlLength: setting(int(256, 65_536), {
     env: 'MAX_URL_LENGTH',
-    default: 2048,
+    default: 14_336,
     description: 'longest request path and query in bytes; longer gets 414',
+    details:
+      'The default fits 200 addresses of 62 characters in one many-address request and keeps the request line with the usual headers under `MAX_HEADER_SIZE`',
   }),
   maxHeaderSize: setting(int(1024, 1_048_576), {
     env: 'MAX_HEADER_SIZE',

@@ -157,6 +157,8 @@ describe('hostile input against every endpoint of the served OpenAPI document (P
       authenticate: access.authenticate,
       rateLimiter: access.rateLimiter ?? undefined,
       maxHeaderSize: 8192,
+      // Below the header bound, so that both refusals can be reached.
+      maxUrlLength: 2048,
     });
     const tip = f.devnet.height();
     const block = await f.node.call<any>('getblock', [await f.node.call('getblockhash', [tip]), 2]);

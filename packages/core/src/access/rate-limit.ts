@@ -1,9 +1,13 @@
 import { RateLimitedError } from '../errors.js';
 import type { Identity, RateLimitState } from '../route.js';
 
-/** Takes one request from the caller's bucket. */
+/** Takes a request's points (one unless it says otherwise) from the caller's bucket. */
 export interface RateLimiter {
-  consume(identity: Identity, clientAddress: string | null): Promise<RateLimitState & { allowed: boolean }>;
+  consume(
+    identity: Identity,
+    clientAddress: string | null,
+    points?: number,
+  ): Promise<RateLimitState & { allowed: boolean }>;
   /** Whether the shared store answers (for /v1/status); absent → not reported. */
   health?(): { store: string; ok: boolean; error: string | null };
 }
@@ -32,8 +36,10 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 /**
  * Counts one request: the only place a request is counted, by the API and by the server alike.
  *
- * How requests are counted: every request but a CORS preflight takes one point from exactly one bucket, the
- * key's (by tier) when a valid key was presented, else the anonymous bucket of the client's address group. The
+ * How requests are counted: every request but a CORS preflight takes `points` from exactly one bucket — one
+ * point, unless its route prices the work it asks for (RouteDefinition.cost: a many-address list costs
+ * 1 + ⌈n / 10⌉ for n addresses, see addressListCost). The bucket is the key's (by tier) when a valid key was
+ * presented, else the anonymous bucket of the client's address group. The
  * API counts every request it answers — before routing, so unknown paths (404), wrong methods (405), refused
  * keys (401/400, counted as anonymous) and the refusals a host hands it (414, 431 …, see refuseRequest) count
  * and carry the headers like any other answer. The server counts the answers it gives without the API (`/`,
@@ -47,8 +53,9 @@ export async function countRequest(
   identity: Identity,
   clientAddress: string | null,
   now: number,
+  points = 1,
 ): Promise<RateLimitCount> {
-  const { allowed, ...state } = await limiter.consume(identity, clientAddress);
+  const { allowed, ...state } = await limiter.consume(identity, clientAddress, points);
   const limited = allowed ? null : new RateLimitedError(Math.max(1, state.reset - Math.floor(now / 1000)));
   return { state, headers: rateLimitHeaders(state), limited };
 }

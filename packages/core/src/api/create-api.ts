@@ -171,8 +171,9 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     identity: Identity,
     clientAddress: string | null,
     now: number,
+    points = 1,
   ) {
-    const counted = await countRequest(limiter, identity, clientAddress, now);
+    const counted = await countRequest(limiter, identity, clientAddress, now, points);
     reply.rateLimit = counted.state;
     if (counted.limited) throw counted.limited;
   }
@@ -190,6 +191,14 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     facts.route ??= routeTemplate(request.url);
     options.answered(facts);
     return result;
+  }
+
+  /** The rate-limit points a request costs: what its route says (read from the query as sent), else 1. */
+  function costOf(target: RequestTarget): number {
+    const cost = router.match(target.pathname)?.route.cost;
+    if (!cost) return 1;
+    const points = cost(new URLSearchParams(target.search));
+    return Number.isSafeInteger(points) && points >= 1 ? points : 1;
   }
 
   /** The path template of the route a URL names; null when none does. */
@@ -227,7 +236,14 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       const identifying = identify(request.headers, deps.authenticate);
       const caller = identifying instanceof Promise ? await identifying : identifying;
       if (deps.rateLimiter)
-        await rateLimit(deps.rateLimiter, reply, caller.identity, options.clientAddress ?? null, now);
+        await rateLimit(
+          deps.rateLimiter,
+          reply,
+          caller.identity,
+          options.clientAddress ?? null,
+          now,
+          costOf(target),
+        );
       const refused = refusalOf(request) ?? caller.refused;
       if (refused) throw refused;
       // The URL as sent (path and query) and the tip it is answered at name a chain-derived body.

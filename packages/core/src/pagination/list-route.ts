@@ -5,15 +5,16 @@ import type { AnyCursorKey, NumberField, PageOf } from './cursor-key.js';
 import { pageQuery, pageRequest, toPage } from './params.js';
 import { guardedPageRequest } from './reorg-guard.js';
 
-const listQuery = () => z.object(pageQuery);
+const listQuery = <X extends z.ZodRawShape>(extra?: X) => z.object({ ...(extra as X), ...pageQuery });
 
-/** The query schema of every list: limit, cursor and the legacy offset. */
-export type ListQuery = ReturnType<typeof listQuery>;
+/** The query schema of a list: limit, cursor and the legacy offset, after the list's own parameters `X`. */
+export type ListQuery<X extends z.ZodRawShape = Record<never, never>> = ReturnType<typeof listQuery<X>>;
 
 /** What a list's callbacks read: the route context of its path parameters and the list query. */
-export type ListContext<P extends z.ZodObject | undefined> = Parameters<
-  RouteDefinition<P, ListQuery, z.ZodRawShape>['handler']
->[0];
+export type ListContext<
+  P extends z.ZodObject | undefined,
+  X extends z.ZodRawShape = Record<never, never>,
+> = Parameters<RouteDefinition<P, ListQuery<X>, z.ZodRawShape>['handler']>[0];
 
 type ItemOf<K extends AnyCursorKey> = z.output<K['item']>;
 
@@ -41,24 +42,27 @@ export type ListDefinition<
   K extends AnyCursorKey,
   Parent,
   E extends z.ZodRawShape,
+  X extends z.ZodRawShape = Record<never, never>,
 > = Pick<
-  RouteDefinition<P, ListQuery, ListShape<M, K, E>, I>,
-  'id' | 'path' | 'tag' | 'summary' | 'description' | 'params' | 'notFound' | 'perTip'
+  RouteDefinition<P, ListQuery<X>, ListShape<M, K, E>, I>,
+  'id' | 'path' | 'tag' | 'summary' | 'description' | 'params' | 'notFound' | 'perTip' | 'cost'
 > & {
+  /** Query parameters of the list besides limit, cursor and offset (the addresses of a many-address list). */
+  query?: X;
   /** The body member holding the page's items (`blocks`, `txs` …). */
   items: M;
   /** The key the list is ordered and paged by; its item schema is the items' schema. */
   key: K;
   /** Reads what the list belongs to (a block, a transaction) before the page; throws the 404 when absent. */
-  parent?(ctx: ListContext<P>): Promise<Parent>;
+  parent?(ctx: ListContext<P, X>): Promise<Parent>;
   /** Names the list a cursor belongs to (`blocks`, `address-txs:<address>`): other lists refuse its cursors. */
-  scope(ctx: ListContext<P>, parent: Parent): string;
+  scope(ctx: ListContext<P, X>, parent: Parent): string;
   /** Reads up to `limit + 1` rows after the page request's position (or offset), in the key's order. */
-  load(ctx: ListContext<P>, page: PageOf<K>, parent: Parent): Promise<RowOf<K>[]>;
+  load(ctx: ListContext<P, X>, page: PageOf<K>, parent: Parent): Promise<RowOf<K>[]>;
   /** Body members besides the items, listed before them and read beside the page. */
-  also?: { response: E; load(ctx: ListContext<P>, parent: Parent): Promise<z.output<z.ZodObject<E>>> };
+  also?: { response: E; load(ctx: ListContext<P, X>, parent: Parent): Promise<z.output<z.ZodObject<E>>> };
   /** Whether the whole body can never change again (see RouteResult). */
-  immutable?(ctx: ListContext<P>, parent: Parent): boolean;
+  immutable?(ctx: ListContext<P, X>, parent: Parent): boolean;
 } & ConfirmationsOption<K>;
 
 /**
@@ -74,23 +78,37 @@ export function defineList<
   K extends AnyCursorKey,
   Parent = undefined,
   E extends z.ZodRawShape = Record<never, never>,
->(def: ListDefinition<I, P, M, K, Parent, E>): RouteDefinition<P, ListQuery, ListShape<M, K, E>, I> {
-  const { items, key, parent, scope, load, also, immutable, confirmations: heightField, ...route } = def;
+  X extends z.ZodRawShape = Record<never, never>,
+>(def: ListDefinition<I, P, M, K, Parent, E, X>): RouteDefinition<P, ListQuery<X>, ListShape<M, K, E>, I> {
+  const {
+    items,
+    key,
+    parent,
+    scope,
+    load,
+    also,
+    immutable,
+    confirmations: heightField,
+    query,
+    ...route
+  } = def;
   return {
     ...route,
-    query: listQuery(),
+    query: listQuery(query),
     response: { ...also?.response, [items]: z.array(key.item) } as ListShape<M, K, E>,
     list: true,
     async handler(ctx) {
       const owner = (await parent?.(ctx)) as Parent;
       const name = scope(ctx, owner);
+      // The page parameters every list query has, whatever the list's own parameters are.
+      const q = ctx.query as z.output<ListQuery>;
       const req = (
         key.guard === null
-          ? pageRequest(ctx.query, name, key.types)
-          : await guardedPageRequest(guardStore(ctx), ctx.query, name, key.types)
+          ? pageRequest(q, name, key.types)
+          : await guardedPageRequest(guardStore(ctx), q, name, key.types)
       ) as PageOf<K>; // the cursor was checked against the key's types as it was decoded
       const [rows, extra] = await Promise.all([load(ctx, req, owner), also?.load(ctx, owner)]);
-      const page = toPage(rows, req, ctx.query, name, (row) => key.cursorOf(row));
+      const page = toPage(rows, req, q, name, (row) => key.cursorOf(row));
       const height = heightField as keyof RowOf<K> | undefined;
       const list =
         height === undefined

@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../route.js';
 import { accessRoutes } from './access.js';
+import { addressListRoutes } from './address-lists.js';
 import { addressRoutes } from './addresses.js';
 import { analyticsRoutes } from './analytics.js';
 import { blockRoutes } from './blocks.js';
@@ -20,6 +21,7 @@ const all = [
   ...blockRoutes,
   ...transactionRoutes,
   ...addressRoutes,
+  ...addressListRoutes,
   ...minerRoutes,
   ...poolRoutes,
   ...analyticsRoutes,

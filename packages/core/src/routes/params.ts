@@ -32,15 +32,55 @@ export const txidParam = z.object({
     .meta({ examples: ['4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b'] }),
 });
 
+const ADDRESS_FORM = /^[A-Za-z0-9]{14,130}$/;
+const ADDRESS_MESSAGE = 'address must be 14 to 130 letters and digits (a base58 or bech32 address)';
+
 /** A well-formed address: base58 or bech32 characters, 14 to 130 long. Network is not checked. */
 export const addressSchema = z
   .string()
-  .regex(/^[A-Za-z0-9]{14,130}$/, 'address must be 14 to 130 letters and digits (a base58 or bech32 address)')
+  .regex(ADDRESS_FORM, ADDRESS_MESSAGE)
   .describe('Address (base58 or bech32).')
   .meta({ examples: ['rprl1p2pmauh63a0nlvssnx4ey0ctsylk87ag6dmwdxa5v5lhae6qf63tqln6dx3'] });
 
 /** `address` path parameter. */
 export const addressParam = z.object({ address: addressSchema });
+
+/** The entries of a comma-separated address list as sent: trimmed, empty ones dropped, repeats kept. */
+export const addressListEntries = (text: string) =>
+  text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+
+/**
+ * `addresses`: a comma-separated list of addresses, each checked as the single-address endpoints check
+ * `address` (the first bad one is named in the 400), repeats dropped (the first keeps its place), at least one.
+ * How many a request may name depends on the caller (see address-lists.ts).
+ */
+export const addressListSchema = z
+  .string()
+  .transform((text, ctx) => {
+    const entries = addressListEntries(text);
+    if (entries.length === 0) {
+      ctx.addIssue({ code: 'custom', message: 'addresses must name at least one address (comma-separated)' });
+      return z.NEVER;
+    }
+    const bad = entries.find((entry) => !ADDRESS_FORM.test(entry));
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `addresses: ${JSON.stringify(bad.slice(0, 130))} is not an address: ${ADDRESS_MESSAGE}`,
+      });
+      return z.NEVER;
+    }
+    return [...new Set(entries)];
+  })
+  .describe('Comma-separated addresses (base58 or bech32); repeats count once.')
+  .meta({
+    examples: [
+      'rprl1p2pmauh63a0nlvssnx4ey0ctsylk87ag6dmwdxa5v5lhae6qf63tqln6dx3,rprl1pf3w7rh0ps4gq4kjrlkkm4y9h9d9z8zgt0pp3dgmvxyl7cx9w4efqr7rqpn',
+    ],
+  });
 
 /** Confirmations of something at `height`, from the tip meta reports. */
 export function confirmations(ctx: RouteContext<unknown, unknown>, height: number): number {

@@ -115,3 +115,25 @@ export const FlowSummarySchema = z
 
 /** A flow summary as the API returns it. */
 export type FlowSummary = z.infer<typeof FlowSummarySchema>;
+
+/** A transaction of a many-address history: what it did to the asked addresses together. */
+export const MultiAddressTxSchema = TxSchema.extend({
+  received: Amount.describe('What the transaction paid to the asked addresses, summed over them.'),
+  sent: Amount.describe('What the transaction spent from the asked addresses, summed over them.'),
+  net: SignedAmount.describe('received − sent: the change to the asked addresses’ total balance.'),
+  addresses: z
+    .array(z.string())
+    .min(1)
+    .describe('The asked addresses the transaction touched, in the order they were asked.'),
+}).meta({ id: 'MultiAddressTx' });
+
+/** A many-address history transaction as the API returns it. */
+export type MultiAddressTx = z.infer<typeof MultiAddressTxSchema>;
+
+/** An unspent output of one of several asked addresses. */
+export const MultiAddressUtxoSchema = UtxoSchema.extend({
+  address: z.string().describe('The asked address the output pays.'),
+}).meta({ id: 'MultiAddressUtxo' });
+
+/** A many-address UTXO as the API returns it. */
+export type MultiAddressUtxo = z.infer<typeof MultiAddressUtxoSchema>;

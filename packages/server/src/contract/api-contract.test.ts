@@ -45,6 +45,12 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
     { path: `${path}?limit=100&offset=2`, status: 200 },
     ...bad.map((b) => ({ path: path + b.suffix, status: b.status })),
   ];
+  // A list whose own query parameter comes first: the list's parameters follow it.
+  const listWith = (path: string, query: string) =>
+    list(path).map((r) => ({
+      ...r,
+      path: r.path.replace(path, `${path}?${query}`).replace(`${query}?`, `${query}&`),
+    }));
   const zero = '0'.repeat(64);
   return {
     getOpenApiDocument: [{ path: '/v1/openapi.json', status: 200 }],
@@ -136,6 +142,22 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
     getAddressBalanceHistory: [{ path: `/v1/addresses/${s.busy}/balance-history`, status: 200 }],
     getAddressFlowSummary: [{ path: `/v1/addresses/${s.busy}/flow-summary`, status: 200 }],
     listAddressFlows: list(`/v1/addresses/${s.busy}/flows`),
+    getAddresses: [
+      { path: `/v1/addresses?addresses=${s.busy},${s.address},${s.unseen}`, status: 200 },
+      { path: `/v1/addresses?addresses=${s.busy},${s.busy}`, status: 200 },
+      { path: `/v1/addresses?addresses=${s.busy},short`, status: 400 },
+      { path: '/v1/addresses?addresses=', status: 400 },
+      { path: '/v1/addresses', status: 400 },
+      { path: `/v1/addresses?addresses=${s.busy}&limit=1`, status: 400 },
+    ],
+    listMultiAddressTxs: [
+      ...listWith('/v1/addresses/txs', `addresses=${s.busy},${s.address}`),
+      { path: '/v1/addresses/txs?addresses=x%00y', status: 400 },
+    ],
+    listMultiAddressUtxos: [
+      ...listWith('/v1/addresses/utxos', `addresses=${s.busy},${s.unseen}`),
+      { path: '/v1/addresses/utxos', status: 400 },
+    ],
     listTopMiners: list('/v1/miners/top'),
     getMiner: [...list(`/v1/miners/${s.miner}`), { path: '/v1/miners/x', status: 400 }],
     getMinerBlocksOverTime: [

@@ -374,8 +374,8 @@ export function createMetrics(opts: MetricsOptions): Metrics {
     },
     countRefusals(limiter, tiers) {
       const counted: RateLimiter = {
-        async consume(identity, clientAddress) {
-          const result = await limiter.consume(identity, clientAddress);
+        async consume(identity, clientAddress, points) {
+          const result = await limiter.consume(identity, clientAddress, points);
           if (!result.allowed) refusals.inc({ bucket: bucketOf(identity, tiers) });
           return result;
         },

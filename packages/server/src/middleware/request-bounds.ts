@@ -5,9 +5,16 @@ import { replaceResponse } from './response-parts.js';
 
 /** Options of the request bounds. */
 export interface RequestBoundsOptions {
-  /** Longest request target (path and query) in bytes (default 2,048). */
+  /** Longest request target (path and query) in bytes (default {@link DEFAULT_MAX_URL_LENGTH}). */
   maxUrlLength?: number;
 }
+
+/**
+ * The default longest request target, 14 KiB: room for a many-address request of 200 addresses of 62 characters
+ * (bech32m) with its commas, while the request line and the usual headers stay under Node's 16 KiB header limit
+ * (beyond which Node itself refuses the request, 431). Every parameter is bounded by its own schema besides.
+ */
+export const DEFAULT_MAX_URL_LENGTH = 14_336;
 
 /** Length of the request target (path and query) of an absolute URL. */
 export function targetLength(url: string): number {
@@ -21,10 +28,10 @@ export function targetLength(url: string): number {
  * routes or parses it), so it carries the API's meta — indexed tip, node height — and rate-limit headers like
  * every other /v1 answer; elsewhere (`/`, `/docs`) the server's own envelope. (Headers are bounded by the HTTP
  * server's maxHeaderSize; see client-errors.ts.)
- * @example app.use(requestBounds({ maxUrlLength: 2048 }))
+ * @example app.use(requestBounds({ maxUrlLength: 14_336 }))
  */
 export function requestBounds(opts: RequestBoundsOptions = {}): MiddlewareHandler {
-  const max = opts.maxUrlLength ?? 2048;
+  const max = opts.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   return async (c, next) => {
     if (targetLength(c.req.url) <= max) return next();
     const message = `the request URL is longer than ${max} bytes`;

@@ -99,13 +99,13 @@ export function createRateLimiter(opts: RateLimiterOptions): ServerRateLimiter {
         ? `Redis unavailable (${redis?.lastError() ?? 'no answer'}); counting in process memory`
         : null,
     }),
-    async consume(identity: Identity, clientAddress: string | null) {
+    async consume(identity: Identity, clientAddress: string | null, points = 1) {
       const bucket = bucketFor(policy, identity, clientAddress);
       const usesBefore = fallbackUses;
       let res: RateLimiterRes;
       let allowed = true;
       try {
-        res = await limiterFor(bucket.limit).consume(bucket.name);
+        res = await limiterFor(bucket.limit).consume(bucket.name, points);
       } catch (err) {
         if (!(err instanceof RateLimiterRes)) {
           // Neither store answered: serve rather than fail every request, and say so once.

@@ -1,0 +1,126 @@
+import { multiAddressTxsKey, multiAddressUtxosKey, type PageOf } from '@explorer/core';
+import type { Int8, Sql } from '../sql.js';
+import { cursorTxNo, heightOf, indexOf } from '../tx-no.js';
+import type { AddressQueryRow } from './addresses.js';
+import { keyset } from './keyset.js';
+import { TX_COLUMNS, type TxQueryRow } from './txs.js';
+
+// Many addresses, one statement per page. The asked addresses (parameter $1, a text array) are resolved through
+// the dictionary to their ids; each id's rows are then read from its own index range (address_txs' primary key,
+// utxos_address) newest first, at most as many as the page needs, and the ranges merged: a row that makes the
+// merged page is within the first `limit + 1` (plus offset) rows of every address it belongs to, so nothing
+// below those is read. The cost is at most addresses × page rows, however long the histories are.
+
+/** SQL: the asked addresses with their dictionary ids and place in the request (unknown ones drop out). */
+const ASKED = `(SELECT d.id, v.address, v.n FROM unnest($1::text[]) WITH ORDINALITY AS v(address, n)
+                JOIN addresses d ON d.address = v.address)`;
+
+/** Rows each address must give for the merged page: the page and its look-ahead row, plus a legacy offset. */
+function perAddressLimit(page: { limit: number; after: unknown; offset: number }, params: unknown[]): string {
+  // keyset() pushed the offset last when it applies (no cursor): the same parameter widens every range.
+  return !page.after && page.offset > 0 ? `${page.limit + 1} + $${params.length}` : `${page.limit + 1}`;
+}
+
+/** An address row with its label, in the order asked; the address columns are null for one never seen. */
+export interface AddressListQueryRow extends Omit<AddressQueryRow, 'address'> {
+  address: string;
+  seen: boolean;
+  label: string | null;
+  kind: string | null;
+}
+
+/** The totals and labels of the addresses, in the order given (one statement). */
+export function selectAddresses(sql: Sql, addresses: readonly string[]): Promise<AddressListQueryRow[]> {
+  return sql.query<AddressListQueryRow>(
+    `SELECT v.address, a.address IS NOT NULL AS seen, a.balance, a.received, a.sent, a.tx_count, a.utxo_count,
+            a.first_seen_height, a.first_seen_time, a.last_seen_height, a.last_seen_time, l.label, l.kind
+     FROM unnest($1::text[]) WITH ORDINALITY AS v(address, n)
+     LEFT JOIN addresses a ON a.address = v.address
+     LEFT JOIN known_labels l ON l.address = v.address
+     ORDER BY v.n`,
+    [addresses],
+    'address-lists.summaries',
+  );
+}
+
+/** A transaction of the merged history, with its amounts summed over the asked addresses it touched. */
+export interface MultiAddressTxQueryRow extends TxQueryRow {
+  received: Int8;
+  sent: Int8;
+  addresses: string[];
+}
+
+/** The merged history of the addresses, newest first, each transaction once (one statement). */
+export function selectMultiAddressTxs(
+  sql: Sql,
+  addresses: readonly string[],
+  page: PageOf<typeof multiAddressTxsKey>,
+): Promise<MultiAddressTxQueryRow[]> {
+  const params: unknown[] = [addresses];
+  const k = keyset(multiAddressTxsKey, page, params, 'a', {
+    columns: ['a.tx_no'],
+    pack: ([h, i]) => [cursorTxNo(Number(h), Number(i))],
+  });
+  const each = perAddressLimit(page, params);
+  return sql.query<MultiAddressTxQueryRow>(
+    `SELECT ${TX_COLUMNS}, a.received, a.sent, a.addresses
+     FROM (SELECT a.tx_no, sum(a.received)::int8 AS received, sum(a.sent)::int8 AS sent,
+                  array_agg(a.address ORDER BY a.n) AS addresses
+           FROM ${ASKED} q
+           CROSS JOIN LATERAL (SELECT a.tx_no, a.received, a.sent, q.address, q.n FROM address_txs a
+                               WHERE a.address_id = q.id AND ${k.where}
+                               ORDER BY a.tx_no DESC LIMIT ${each}) a
+           GROUP BY a.tx_no ${k.tail}) a
+     JOIN txs t ON t.tx_no = a.tx_no
+     JOIN blocks b ON b.height = ${heightOf('a.tx_no')}
+     ${k.order}`,
+    params,
+    'address-lists.txs',
+  );
+}
+
+/** An unspent output of one of the asked addresses. */
+export interface MultiAddressUtxoQueryRow {
+  txid: string;
+  vout: number;
+  address: string;
+  value: Int8;
+  block_height: number;
+  block_hash: string;
+  block_index: number;
+  time: number;
+  script_type: string;
+  script_hex: string;
+  is_coinbase: boolean;
+}
+
+/** The addresses' unspent outputs merged, newest first by creating position (one statement). */
+export function selectMultiAddressUtxos(
+  sql: Sql,
+  addresses: readonly string[],
+  page: PageOf<typeof multiAddressUtxosKey>,
+): Promise<MultiAddressUtxoQueryRow[]> {
+  const params: unknown[] = [addresses];
+  const k = keyset(multiAddressUtxosKey, page, params, 'u', {
+    columns: ['u.tx_no', 'u.vout'],
+    pack: ([h, i, vout]) => [cursorTxNo(Number(h), Number(i)), vout],
+  });
+  const each = perAddressLimit(page, params);
+  return sql.query<MultiAddressUtxoQueryRow>(
+    `SELECT encode(t.txid, 'hex') AS txid, u.vout, u.address, o.value, ${heightOf('u.tx_no')} AS block_height,
+            b.hash AS block_hash, ${indexOf('u.tx_no')} AS block_index, b.time, o.script_type,
+            encode(o.script, 'hex') AS script_hex, ${indexOf('u.tx_no')} = 0 AS is_coinbase
+     FROM (SELECT u.tx_no, u.vout, u.address
+           FROM ${ASKED} q
+           CROSS JOIN LATERAL (SELECT u.tx_no, u.vout, q.address FROM utxos u
+                               WHERE u.address_id = q.id AND ${k.where}
+                               ORDER BY u.tx_no DESC, u.vout DESC LIMIT ${each}) u
+           ${k.tail}) u
+     JOIN outputs o ON o.tx_no = u.tx_no AND o.vout = u.vout
+     JOIN txs t ON t.tx_no = u.tx_no
+     JOIN blocks b ON b.height = ${heightOf('u.tx_no')}
+     ${k.order}`,
+    params,
+    'address-lists.utxos',
+  );
+}
