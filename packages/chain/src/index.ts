@@ -77,6 +77,7 @@ export {
   readPearlHeader,
 } from './pearl/header.js';
 export {
+  type HdVersions,
   PEARL_MAX_BLOCK_VSIZE,
   PEARL_NETWORKS,
   PEARL_TARGET_BLOCK_SECONDS,
