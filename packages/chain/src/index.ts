@@ -77,6 +77,7 @@ export {
   readPearlHeader,
 } from './pearl/header.js';
 export {
+  type HdVersions,
   PEARL_MAX_BLOCK_VSIZE,
   PEARL_NETWORKS,
   PEARL_TARGET_BLOCK_SECONDS,
@@ -134,3 +135,16 @@ export {
   type TxSizes,
   txSizes,
 } from './tx.js';
+export { type DerivedAddress, type DeriveRange, deriveAddresses, MAX_DERIVE_COUNT } from './wallet/derive.js';
+export {
+  checkDescriptorChecksum,
+  type KeyOrigin,
+  type ParsedDescriptor,
+  parseDescriptor,
+} from './wallet/descriptor.js';
+export { descriptorChecksum } from './wallet/descriptor-checksum.js';
+export { WalletKeyError, type WalletKeyErrorCode } from './wallet/errors.js';
+export { KNOWN_VERSIONS, type KnownVersion, type WalletScript } from './wallet/extended-key.js';
+export { taprootOutputKey } from './wallet/taproot.js';
+export { coreWalletChain, pearlWalletChain, type WalletChain } from './wallet/wallet-chain.js';
+export { acceptedVersions, parseWalletKey, WalletKey } from './wallet/wallet-key.js';

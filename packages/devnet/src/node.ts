@@ -1,5 +1,6 @@
+import { type DerivedAddress, deriveAddresses, parseWalletKey, type WalletScript } from '@explorer/chain';
 import { bitcoinDialect, type Dialect, pearlDialect } from './chain/dialect.js';
-import { KeyRing } from './chain/keys.js';
+import { type KeyKind, KeyRing } from './chain/keys.js';
 import { BlockMaker } from './chain/miner.js';
 import { type KnownLabel, MinerSet, makeAttributor, type PoolDefinition } from './chain/pools.js';
 import { Rng } from './chain/rng.js';
@@ -9,6 +10,17 @@ import type { DevnetOptions } from './options.js';
 
 /** Largest number of txs put in one block (tx positions are packed in 16 bits). */
 const MAX_BLOCK_TXS = 60_000;
+
+/** Receive and change addresses of the `hdWallet` option that get paid, in this order. */
+export const HD_WALLET_RECEIVE = 10;
+export const HD_WALLET_CHANGE = 5;
+
+const HD_KEY_KINDS: Record<WalletScript, KeyKind> = {
+  tr: 'p2tr',
+  wpkh: 'p2wpkh',
+  'sh-wpkh': 'p2sh-p2wpkh',
+  pkh: 'p2pkh',
+};
 
 /** The simulated node: chain state plus the wallet and miner that extend it. */
 export class DevnetNode {
@@ -23,6 +35,10 @@ export class DevnetNode {
   readonly dialect: Dialect;
   /** Unix time to stamp new mempool entries with; undefined = derive from the tip (deterministic). */
   liveClock: (() => number) | undefined;
+  /** The `hdWallet` option's addresses that get paid, in order (receive, then change); empty without one. */
+  readonly hdAddresses: DerivedAddress[] = [];
+  private readonly hdKeys: number[] = [];
+  private hdPaid = 0;
 
   constructor(readonly options: Required<DevnetOptions>) {
     const seed = String(options.seed);
@@ -80,6 +96,20 @@ export class DevnetNode {
       makeAttributor(this.miners.definitions),
       dialect,
     );
+    // Allocated last and only when asked for, so that a devnet without one keeps every key id and draw it had.
+    if (options.hdWallet !== null) {
+      const key = parseWalletKey(options.hdWallet, dialect.walletChain);
+      this.hdAddresses.push(
+        ...deriveAddresses(key, { branch: 0, from: 0, count: HD_WALLET_RECEIVE }),
+        ...(key.branchCount === 2
+          ? deriveAddresses(key, { branch: 1, from: 0, count: HD_WALLET_CHANGE })
+          : []),
+      );
+      for (const a of this.hdAddresses) {
+        const script = Buffer.from(a.scriptPubKey, 'hex');
+        this.hdKeys.push(this.keys.fixed(HD_KEY_KINDS[key.script], script, Buffer.from(a.publicKey, 'hex')));
+      }
+    }
   }
 
   /** Pool definitions written to the pools file. */
@@ -126,12 +156,20 @@ export class DevnetNode {
 
   /** Mines one block from the oldest mempool txs (generating more if needed), then refills the mempool. */
   mineBlock(time?: number): StoredBlock {
+    this.payHdWallet();
     const target = this.blockTarget();
     const mempool = this.state.mempool;
     if (mempool.length < target) this.addTxs(target - mempool.length);
     const block = this.maker.mine(mempool.slice(0, Math.min(target, mempool.length)), { time });
     this.topUp();
     return block;
+  }
+
+  /** Pays the next unpaid address of the HD wallet, once the general pool has coins to spend. */
+  private payHdWallet(): void {
+    const key = this.hdKeys[this.hdPaid];
+    if (key === undefined || this.state.height < 0) return;
+    if (this.wallet.payKey(key, this.now())) this.hdPaid++;
   }
 
   /** Mines a block from a chosen set of mempool entries, pulling in their unconfirmed ancestors. */

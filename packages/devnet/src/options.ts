@@ -36,6 +36,13 @@ export interface DevnetOptions {
   includeFee?: boolean;
   /** Target number of unconfirmed txs kept in the mempool. Default 20. */
   mempoolSize?: number;
+  /**
+   * An HD wallet the simulated users pay: an extended public key or a descriptor (docs/wallets.md) of the
+   * dialect's chain (Pearl: rprl, a vpub or tpub, taproot; Bitcoin: dvt, a tpub/upub/vpub or a descriptor).
+   * Once coins are spendable, one payment per block goes to each of its first `HD_WALLET_RECEIVE` receive and
+   * `HD_WALLET_CHANGE` change addresses in turn. Default null: none, and the seed makes the chain it always made.
+   */
+  hdWallet?: string | null;
 }
 
 /** Fills defaults and validates ranges. */
@@ -56,6 +63,7 @@ export function resolveOptions(o: DevnetOptions = {}): Required<DevnetOptions> {
     addressFormat: o.addressFormat ?? 'address',
     includeFee: o.includeFee ?? true,
     mempoolSize: o.mempoolSize ?? 20,
+    hdWallet: o.hdWallet ?? null,
   };
   const int = (name: keyof DevnetOptions, v: number, min: number) => {
     if (!Number.isInteger(v) || v < min) throw new RangeError(`${name} must be an integer >= ${min}`);

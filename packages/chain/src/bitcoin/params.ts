@@ -1,3 +1,5 @@
+import type { HdVersions } from '../pearl/params.js';
+
 /** The coins of the bitcoin profile whose networks are known: Bitcoin Core's and Litecoin Core's. */
 export type CoreCoin = 'bitcoin' | 'litecoin';
 
@@ -31,10 +33,16 @@ export interface CoreNetwork {
   dataSubdir: string;
   /** Seconds the network aims to put between blocks. */
   blockSeconds: number;
+  /** BIP32 extended-key version bytes (xpub/xprv, tpub/tprv) and the BIP44 coin type of its wallets. */
+  hd: HdVersions;
 }
 
 const BITCOIN_TEST_BASE58 = { pubkeyHash: 111, scriptHash: 196, legacyScriptHash: null };
 const LITECOIN_TEST_BASE58 = { pubkeyHash: 111, scriptHash: 58, legacyScriptHash: 196 };
+// Bitcoin Core's and Litecoin Core's chainparams (EXT_PUBLIC_KEY, EXT_SECRET_KEY): xpub/xprv on mainnet,
+// tpub/tprv on every test network; SLIP-44 coin types 0 (Bitcoin), 2 (Litecoin), 1 (any test network).
+const XPUB = { public: 0x0488b21e, private: 0x0488ade4 };
+const TPUB = { public: 0x043587cf, private: 0x04358394 };
 const BTC = { symbol: 'BTC', baseUnit: 'satoshi' };
 const TBTC = { symbol: 'tBTC', baseUnit: 'satoshi' };
 const LTC = { symbol: 'LTC', baseUnit: 'litoshi' };
@@ -57,6 +65,7 @@ export const CORE_NETWORKS: readonly CoreNetwork[] = [
     rpcPort: 8332,
     dataSubdir: '',
     blockSeconds: 600,
+    hd: { ...XPUB, coinType: 0 },
   },
   {
     coin: 'bitcoin',
@@ -70,6 +79,7 @@ export const CORE_NETWORKS: readonly CoreNetwork[] = [
     rpcPort: 18332,
     dataSubdir: 'testnet3',
     blockSeconds: 600,
+    hd: { ...TPUB, coinType: 1 },
   },
   {
     coin: 'bitcoin',
@@ -83,6 +93,7 @@ export const CORE_NETWORKS: readonly CoreNetwork[] = [
     rpcPort: 48332,
     dataSubdir: 'testnet4',
     blockSeconds: 600,
+    hd: { ...TPUB, coinType: 1 },
   },
   {
     coin: 'bitcoin',
@@ -96,6 +107,7 @@ export const CORE_NETWORKS: readonly CoreNetwork[] = [
     rpcPort: 38332,
     dataSubdir: 'signet',
     blockSeconds: 600,
+    hd: { ...TPUB, coinType: 1 },
   },
   {
     coin: 'bitcoin',
@@ -109,6 +121,7 @@ export const CORE_NETWORKS: readonly CoreNetwork[] = [
     rpcPort: 18443,
     dataSubdir: 'regtest',
     blockSeconds: 600,
+    hd: { ...TPUB, coinType: 1 },
   },
   {
     coin: 'litecoin',
@@ -122,6 +135,7 @@ export const CORE_NETWORKS: readonly CoreNetwork[] = [
     rpcPort: 9332,
     dataSubdir: '',
     blockSeconds: 150,
+    hd: { ...XPUB, coinType: 2 },
   },
   {
     coin: 'litecoin',
@@ -136,6 +150,7 @@ export const CORE_NETWORKS: readonly CoreNetwork[] = [
     // Litecoin's testnet is its fourth: the data dir says so, the chain name does not.
     dataSubdir: 'testnet4',
     blockSeconds: 150,
+    hd: { ...TPUB, coinType: 1 },
   },
   {
     coin: 'litecoin',
@@ -149,6 +164,7 @@ export const CORE_NETWORKS: readonly CoreNetwork[] = [
     rpcPort: 19443,
     dataSubdir: 'regtest',
     blockSeconds: 150,
+    hd: { ...TPUB, coinType: 1 },
   },
 ];
 

@@ -35,7 +35,26 @@ export interface PearlNetwork {
   forks: PearlForks;
   /** Hashes pearld pins at these heights (display order). */
   checkpoints: readonly { height: number; hash: string }[];
+  /** BIP32 extended-key version bytes and BIP44 coin type of its wallet (chaincfg's HDPublicKeyID, HDCoinType). */
+  hd: HdVersions;
 }
+
+/**
+ * A network's BIP32 serialization: the version bytes of its extended public and private keys (big-endian, as
+ * their Base58Check text begins) and the coin type its wallets derive under (`m/purpose'/coin'/account'`).
+ */
+export interface HdVersions {
+  public: number;
+  private: number;
+  coinType: number;
+}
+
+// pearld's chaincfg gives Pearl's taproot-only wallets BIP84's version bytes: zpub on mainnet, vpub on the test
+// networks; simnet keeps btcd's spub and signet Bitcoin's tpub. Coin type 808276 is ASCII "PRL".
+const HD_MAINNET: HdVersions = { public: 0x04b24746, private: 0x04b2430c, coinType: 808_276 };
+const HD_TEST: HdVersions = { public: 0x045f1cf6, private: 0x045f18bc, coinType: 1 };
+const HD_SIMNET: HdVersions = { public: 0x0420bd3a, private: 0x0420b900, coinType: 1 };
+const HD_SIGNET: HdVersions = { public: 0x043587cf, private: 0x04358394, coinType: 1 };
 
 const MAINNET_CHECKPOINTS = [
   [10000, 'a3c196fb1c3f7837bbebd69b98fc451d88d48083af98c318c78486d7f1888490'],
@@ -64,6 +83,7 @@ export const PEARL_NETWORKS: Readonly<Record<PearlNetworkName, PearlNetwork>> = 
     powLimitBits: 0x1b00ffff,
     forks: { moe: 71_935, saltedSeed: 99_000, fp8: null, fp16: null },
     checkpoints: MAINNET_CHECKPOINTS.map(([height, hash]) => ({ height, hash })),
+    hd: HD_MAINNET,
   },
   testnet: {
     name: 'testnet',
@@ -73,6 +93,7 @@ export const PEARL_NETWORKS: Readonly<Record<PearlNetworkName, PearlNetwork>> = 
     powLimitBits: 0x1b00ffff,
     forks: { moe: 1, saltedSeed: 38_648, fp8: null, fp16: null },
     checkpoints: [],
+    hd: HD_TEST,
   },
   testnet2: {
     name: 'testnet2',
@@ -82,6 +103,7 @@ export const PEARL_NETWORKS: Readonly<Record<PearlNetworkName, PearlNetwork>> = 
     powLimitBits: 0x1b00ffff,
     forks: { moe: 54_869, saltedSeed: 83_109, fp8: null, fp16: null },
     checkpoints: [],
+    hd: HD_TEST,
   },
   regtest: {
     name: 'regtest',
@@ -91,6 +113,7 @@ export const PEARL_NETWORKS: Readonly<Record<PearlNetworkName, PearlNetwork>> = 
     powLimitBits: 0x1e010000,
     forks: { moe: 1, saltedSeed: 1, fp8: 1, fp16: null },
     checkpoints: [],
+    hd: HD_TEST,
   },
   simnet: {
     name: 'simnet',
@@ -100,6 +123,7 @@ export const PEARL_NETWORKS: Readonly<Record<PearlNetworkName, PearlNetwork>> = 
     powLimitBits: 0x1e010000,
     forks: { moe: 1, saltedSeed: 1, fp8: 1, fp16: null },
     checkpoints: [],
+    hd: HD_SIMNET,
   },
   signet: {
     name: 'signet',
@@ -109,6 +133,7 @@ export const PEARL_NETWORKS: Readonly<Record<PearlNetworkName, PearlNetwork>> = 
     powLimitBits: 0x1d0fffff,
     forks: { moe: null, saltedSeed: null, fp8: null, fp16: null },
     checkpoints: [],
+    hd: HD_SIGNET,
   },
 };
 

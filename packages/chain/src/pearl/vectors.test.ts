@@ -570,7 +570,7 @@ describe('addresses and transactions', () => {
 });
 
 describe('chain parameters', () => {
-  it('every network’s HRP, port, pow limit, fork heights and checkpoints', () => {
+  it('every network’s HRP, port, pow limit, fork heights, checkpoints and HD coin type', () => {
     const p = V['7_params'].networks;
     const fork = (x: unknown) => (typeof x === 'number' && x > 0 ? x : null);
     for (const name of ['mainnet', 'testnet', 'testnet2', 'regtest'] as const) {
@@ -582,7 +582,11 @@ describe('chain parameters', () => {
       expect(n.forks.saltedSeed, name).toBe(fork(p[name].SaltedSeedForkHeight_V3));
       expect(n.forks.fp8, name).toBe(fork(p[name].Fp8ForkHeight_V4));
       expect(n.checkpoints, name).toEqual(p[name].checkpoints);
+      expect(n.hd.coinType, name).toBe(p[name].HDCoinType);
     }
+    // Mainnet's extended keys are BIP84's zpub/zprv bytes (chaincfg: "BIP-84 versions for Taproot-only wallet").
+    expect(PEARL_NETWORKS.mainnet.hd.public).toBe(Number.parseInt(p.mainnet.HDPublicKeyID, 16));
+    expect(PEARL_NETWORKS.mainnet.hd.private).toBe(Number.parseInt(p.mainnet.HDPrivateKeyID, 16));
     expect(PEARL_NETWORKS.simnet).toMatchObject({ hrp: p.simnet.bech32_hrp, rpcPort: p.simnet.rpc_port });
     expect(PEARL_NETWORKS.signet).toMatchObject({
       hrp: p.signet.bech32_hrp,

@@ -6,9 +6,11 @@ import {
   pearlScriptAddress,
   pearlScriptType,
   pearlSubsidy,
+  pearlWalletChain,
+  type WalletChain,
 } from '@explorer/chain';
 import type { KeyKind } from './keys.js';
-import { addressToScript, classify, p2pkh, p2wsh, scriptAddress } from './script.js';
+import { addressToScript, classify, NETWORK, p2pkh, p2wsh, scriptAddress } from './script.js';
 
 /** Which node the devnet imitates. */
 export type DialectName = 'pearl' | 'bitcoin';
@@ -32,6 +34,8 @@ export interface Dialect {
   readonly nonstandardOutputs: boolean;
   /** Block subsidy in base units. */
   subsidy(height: number): number;
+  /** What deriving an HD wallet's addresses needs of this chain (prefixes, extended-key versions). */
+  readonly walletChain: WalletChain;
 }
 
 /** The HRP of the devnet's Pearl addresses: pearld's regtest one. */
@@ -51,6 +55,17 @@ export const pearlDialect: Dialect = {
   burnScripts: () => [p2trScript(Buffer.alloc(32)), p2mrScript(Buffer.alloc(32))],
   nonstandardOutputs: false,
   subsidy: (h) => Number(pearlSubsidy(h)),
+  walletChain: pearlWalletChain(PEARL_NETWORKS.regtest),
+};
+
+/** The Bitcoin dialect's wallet parameters: its own prefixes, a test network's tpub keys. */
+const BITCOIN_DEVNET_WALLET: WalletChain = {
+  family: 'bitcoin',
+  name: 'the devnet (Bitcoin dialect)',
+  testnet: true,
+  bech32Hrp: NETWORK.hrp,
+  base58: { pubkeyHash: NETWORK.p2pkhVersion, scriptHash: NETWORK.p2shVersion },
+  hd: { public: 0x043587cf, private: 0x04358394, coinType: 1 },
 };
 
 /** Bitcoin Core: legacy, segwit v0 and taproot outputs, 50 coins halving every `halvingInterval` blocks. */
@@ -74,5 +89,6 @@ export function bitcoinDialect(halvingInterval: number): Dialect {
       const halvings = Math.floor(h / halvingInterval);
       return halvings >= 64 ? 0 : Math.floor(5_000_000_000 / 2 ** halvings);
     },
+    walletChain: BITCOIN_DEVNET_WALLET,
   };
 }

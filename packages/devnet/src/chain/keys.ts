@@ -78,6 +78,14 @@ export class KeyRing {
     return id;
   }
 
+  /** Allocates a key whose script and public key are given (an address of an HD wallet), kept cached. */
+  fixed(kind: KeyKind, script: Buffer, pubkey: Buffer): number {
+    const id = this.fresh();
+    this.overrides.set(id, kind);
+    this.cache.set(id, { id, kind, script, pubkey });
+    return id;
+  }
+
   /** Key material for an id. */
   info(id: number): KeyInfo {
     return this.cache.get(id) ?? this.derive(id);

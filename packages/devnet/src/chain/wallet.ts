@@ -104,7 +104,15 @@ export class Wallet {
     return undefined;
   }
 
-  private build(kind: Kind, time: number, feeRate?: number): TxEntry | undefined {
+  /**
+   * Builds one payment to `key` (an address of the devnet's HD wallet) from the general pool and accepts it into
+   * the mempool; undefined when no suitable coins exist.
+   */
+  payKey(key: number, time: number): TxEntry | undefined {
+    return this.build('payment', time, undefined, key);
+  }
+
+  private build(kind: Kind, time: number, feeRate?: number, to?: number): TxEntry | undefined {
     const rng = this.rng;
     const busyIndex = rng.weighted(this.cfg.busyIds.map((_, i) => 1 / (i + 1)));
     const busyId = this.cfg.busyIds[busyIndex];
@@ -141,8 +149,11 @@ export class Wallet {
       case 'deposit':
       case 'refill': {
         if (!firstInputs(nIn())) return undefined;
-        const payees = kind === 'payment' ? [1, 1, 1, 2, 3][rng.int(5)] : 1;
-        for (let i = 0; i < (payees as number); i++) outs.push(this.pay(this.payee()));
+        if (to !== undefined) outs.push(this.pay(to));
+        else {
+          const payees = kind === 'payment' ? [1, 1, 1, 2, 3][rng.int(5)] : 1;
+          for (let i = 0; i < (payees as number); i++) outs.push(this.pay(this.payee()));
+        }
         if (kind === 'deposit' && busyId !== undefined) outs[0] = this.pay(busyId);
         if (kind === 'refill') outs[0] = this.pay(this.cfg.faucetId);
         if (kind === 'burnaddr') outs[0] = { value: 0, script: rng.pick(this.cfg.burnScripts) };
