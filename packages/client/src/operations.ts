@@ -62,6 +62,7 @@ export const operations: { [K in OperationId]: OperationInfo<K> } = {
   getAddressBalanceHistory: op(`${A}/balance-history`, ['address', 'history']),
   getAddressFlowSummary: op(`${A}/flow-summary`, ['summary']),
   listAddressFlows: op(`${A}/flows`, ['flows'], 'list'),
+  listAddressMempool: op(`${A}/mempool`, ['mempool', 'txs'], 'list'),
   listTopMiners: op('/v1/miners/top', ['miners'], 'list'),
   getMiner: op('/v1/miners/{address}', ['blocks', 'miner'], 'list'),
   getMinerBlocksOverTime: op('/v1/miners/{address}/blocks-over-time', ['address', 'days']),

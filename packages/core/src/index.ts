@@ -100,7 +100,7 @@ export {
   TAGS,
   type Tag,
 } from './route.js';
-export { addressFlowsKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
+export { addressFlowsKey, addressMempoolKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
 export { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
 export { currentFees } from './routes/fees.js';
 export type { OperationId, RouteOf, V1Route } from './routes/index.js';

@@ -136,6 +136,12 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
     getAddressBalanceHistory: [{ path: `/v1/addresses/${s.busy}/balance-history`, status: 200 }],
     getAddressFlowSummary: [{ path: `/v1/addresses/${s.busy}/flow-summary`, status: 200 }],
     listAddressFlows: list(`/v1/addresses/${s.busy}/flows`),
+    listAddressMempool: [
+      ...list(`/v1/addresses/${s.busy}/mempool`),
+      { path: `/v1/addresses/${s.unseen}/mempool`, status: 200 },
+      { path: '/v1/addresses/short/mempool', status: 400 },
+      { path: "/v1/addresses/1'%20OR%201=1--/mempool", status: 400 },
+    ],
     listTopMiners: list('/v1/miners/top'),
     getMiner: [...list(`/v1/miners/${s.miner}`), { path: '/v1/miners/x', status: 400 }],
     getMinerBlocksOverTime: [

@@ -170,6 +170,7 @@ describe.skipIf(!PRISM)('every operation through a Prism validating proxy (pglit
       { op: 'getAddressBalanceHistory', path: `/v1/addresses/${busy}/balance-history`, status: 200 },
       { op: 'getAddressFlowSummary', path: `/v1/addresses/${busy}/flow-summary`, status: 200 },
       { op: 'listAddressFlows', path: `/v1/addresses/${busy}/flows?limit=3`, status: 200 },
+      { op: 'listAddressMempool', path: `/v1/addresses/${busy}/mempool?limit=3`, status: 200 },
       { op: 'listTopMiners', path: '/v1/miners/top?limit=3', status: 200 },
       { op: 'getMiner', path: `/v1/miners/${miner}?limit=3`, status: 200 },
       { op: 'getMinerBlocksOverTime', path: `/v1/miners/${miner}/blocks-over-time`, status: 200 },
