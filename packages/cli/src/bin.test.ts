@@ -217,7 +217,11 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
       ['tx', txid],
       ...['flow', 'inputs', 'outputs', 'raw', 'status', 'outspends'].map((v) => ['tx', txid, v]),
       ['address', addr],
-      ...['txs', 'utxos', 'flows', 'balance-history', 'flow-summary'].map((v) => ['address', addr, v]),
+      ...['txs', 'utxos', 'flows', 'balance-history', 'flow-summary', 'mempool'].map((v) => [
+        'address',
+        addr,
+        v,
+      ]),
       ['miners', 'top'],
       ['miner', addr],
       ['miner', addr, 'blocks-over-time'],

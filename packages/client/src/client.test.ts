@@ -73,6 +73,7 @@ describe('createExplorerClient against the contract fixture', () => {
       'addresses.balanceHistory': c.addresses.balanceHistory(s.busy),
       'addresses.flowSummary': c.addresses.flowSummary(s.busy),
       'addresses.flows': c.addresses.flows(s.busy),
+      'addresses.mempool': c.addresses.mempool(s.busy),
       'miners.top': c.miners.top(),
       'miners.get': c.miners.get(s.miner),
       'miners.blocksOverTime': c.miners.blocksOverTime(s.miner),

@@ -83,6 +83,7 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
       balanceHistory: (x) => one('getAddressBalanceHistory', a(x)),
       flowSummary: (x) => one('getAddressFlowSummary', a(x)),
       flows: (x, q) => list('listAddressFlows', a(x), q),
+      mempool: (x, q) => list('listAddressMempool', a(x), q),
     },
     miners: {
       top: (q) => list('listTopMiners', undefined, q),

@@ -143,6 +143,12 @@ export interface AddressesApi {
    * @example const { flows } = await client.addresses.flows('dvt1q…', { limit: 50 })
    */
   flows(address: string, query?: QueryOf<'listAddressFlows'>): ListRequest<'listAddressFlows', 'flows'>;
+  /**
+   * Unconfirmed activity: the confirmed balance with the mempool's totals and the balance including them
+   * (`mempool`), and the address's mempool transactions, newest first (paged over `txs`).
+   * @example const { mempool, txs } = await client.addresses.mempool('dvt1q…'); console.log(mempool.balanceWithMempool)
+   */
+  mempool(address: string, query?: QueryOf<'listAddressMempool'>): ListRequest<'listAddressMempool', 'txs'>;
 }
 
 /** Miners (payout addresses): `/v1/miners…`. */
