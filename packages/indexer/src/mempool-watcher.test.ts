@@ -411,7 +411,7 @@ describe.each(cases)('the mempool watcher (%s, %s)', (driver, dialect) => {
     await expectMatchesNode();
   });
 
-  it('rebuilds the rows from the whole mempool at its first reading after a restart', async () => {
+  it('rebuilds the rows from the whole mempool after a restart, and after a rollback', async () => {
     await watcher.stop();
     // While the watcher is down: transactions enter, a block takes some, and the table is left wrong.
     devnet.addTxs(6, { feeRate: 9 });
@@ -434,7 +434,22 @@ describe.each(cases)('the mempool watcher (%s, %s)', (driver, dialect) => {
     const next = await restarted.readOnce();
     expect(next).toMatchObject({ baseline: false, rebuilt: false });
     expect(next.added).toHaveLength(2);
+    await expectMatchesNode();
+
+    // A block confirms two, and a reorg returns them to the mempool before the next reading: the watcher never
+    // sees them leave nor enter, so after the rollback it makes its rows again from the whole mempool.
+    const back = (await node.call<string[]>('getrawmempool')).slice(0, 2);
+    devnet.mineTxs(back);
+    await indexer.syncOnce();
+    for (const txid of back) expect((await get(`/v1/txs/${txid}`)).status).toBe(200);
+    devnet.reorg(1, { moveTxs: false });
+    await indexer.syncOnce();
+    expect(await node.call<string[]>('getrawmempool')).toEqual(expect.arrayContaining(back));
+    const afterReorg = await restarted.readOnce();
+    expect(afterReorg.rebuilt).toBe(true);
+    for (const txid of back) expect(afterReorg.added.concat(afterReorg.removed)).not.toContain(txid);
     const { withMempool } = await expectMatchesNode();
+    expect((await restarted.readOnce()).rebuilt).toBe(false);
 
     // Everything mined: the lists empty, and each confirmed balance is the balance the mempool promised.
     const height = devnet.height();
