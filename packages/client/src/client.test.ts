@@ -128,6 +128,29 @@ describe('createExplorerClient against the contract fixture', () => {
     expect(err).toMatchObject({ status: 404 });
   });
 
+  it('reads an address’s unconfirmed activity, typed from core', async () => {
+    const { mempool, txs } = await client.addresses.mempool(s.busy, { limit: 5 });
+    expect(mempool).toMatchObject({ address: s.busy, mempoolTxCount: txs.length });
+    expect(BigInt(mempool.balanceWithMempool)).toBe(BigInt(mempool.balance) + BigInt(mempool.mempoolDelta));
+    expect(mempool.balance).toBe((await client.addresses.get(s.busy)).address.balance);
+    expectTypeOf(mempool.updatedAt).toEqualTypeOf<string | null>();
+    expectTypeOf(txs).toEqualTypeOf<
+      {
+        txid: string;
+        firstSeen: number;
+        received: string;
+        sent: string;
+        net: string;
+        fee: string;
+        vsize: number;
+        feeRate: number;
+      }[]
+    >();
+    const err = await client.addresses.mempool('short').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExplorerApiError);
+    expect(err).toMatchObject({ status: 400 });
+  });
+
   it('returns data typed from core', async () => {
     const page = await client.blocks.list({ limit: 3 });
     expect(page.blocks).toHaveLength(3);
