@@ -232,7 +232,11 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
       ['tx', txid],
       ...['flow', 'inputs', 'outputs', 'raw', 'status', 'outspends'].map((v) => ['tx', txid, v]),
       ['address', addr],
-      ...['txs', 'utxos', 'flows', 'balance-history', 'flow-summary'].map((v) => ['address', addr, v]),
+      ...['txs', 'utxos', 'flows', 'balance-history', 'flow-summary', 'mempool'].map((v) => [
+        'address',
+        addr,
+        v,
+      ]),
       ['addresses', 'summary', addr, txid.slice(0, 40)],
       ['addresses', 'txs', addr, txid.slice(0, 40)],
       ['addresses', 'utxos', addr],

@@ -56,6 +56,16 @@ export const ADDRESS_SUMMARY_COLUMNS: readonly Column[] = [
   { header: 'last seen', value: (a) => a.lastSeen?.height ?? null },
 ];
 
+/** Columns of an address's mempool transactions. */
+export const ADDRESS_MEMPOOL_COLUMNS: readonly Column[] = [
+  { header: 'first seen', value: (t) => t.firstSeen, kind: 'time' },
+  { header: 'txid', value: (t) => t.txid, kind: 'hash' },
+  { header: 'received', value: (t) => t.received, kind: 'amount' },
+  { header: 'sent', value: (t) => t.sent, kind: 'amount' },
+  { header: 'fee', value: (t) => t.fee, kind: 'amount' },
+  { header: 'fee rate', value: (t) => t.feeRate },
+];
+
 /** Columns of an address's flow rows. */
 export const FLOW_COLUMNS: readonly Column[] = [
   { header: 'height', value: (f) => f.blockHeight },

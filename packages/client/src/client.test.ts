@@ -76,6 +76,7 @@ describe('createExplorerClient against the contract fixture', () => {
       'addresses.getMany': c.addresses.getMany([s.busy, s.txid.slice(0, 40)]),
       'addresses.txsOfMany': c.addresses.txsOfMany([s.busy]),
       'addresses.utxosOfMany': c.addresses.utxosOfMany([s.busy]),
+      'addresses.mempool': c.addresses.mempool(s.busy),
       'miners.top': c.miners.top(),
       'miners.get': c.miners.get(s.miner),
       'miners.blocksOverTime': c.miners.blocksOverTime(s.miner),
@@ -150,6 +151,29 @@ describe('createExplorerClient against the contract fixture', () => {
     for (const a of wallet) single += (await client.addresses.utxos(a, { limit: 100 }).toArray()).length;
     expect(utxos).toHaveLength(single);
     const err = await client.addresses.getMany([]).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400 });
+  });
+
+  it('reads an address’s unconfirmed activity, typed from core', async () => {
+    const { mempool, txs } = await client.addresses.mempool(s.busy, { limit: 5 });
+    expect(mempool).toMatchObject({ address: s.busy, mempoolTxCount: txs.length });
+    expect(BigInt(mempool.balanceWithMempool)).toBe(BigInt(mempool.balance) + BigInt(mempool.mempoolDelta));
+    expect(mempool.balance).toBe((await client.addresses.get(s.busy)).address.balance);
+    expectTypeOf(mempool.updatedAt).toEqualTypeOf<string | null>();
+    expectTypeOf(txs).toEqualTypeOf<
+      {
+        txid: string;
+        firstSeen: number;
+        received: string;
+        sent: string;
+        net: string;
+        fee: string;
+        vsize: number;
+        feeRate: number;
+      }[]
+    >();
+    const err = await client.addresses.mempool('short').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExplorerApiError);
     expect(err).toMatchObject({ status: 400 });
   });
 

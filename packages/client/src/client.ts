@@ -87,6 +87,7 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
       getMany: (xs) => one('getAddresses', undefined, many(xs)),
       txsOfMany: (xs, q) => list('listMultiAddressTxs', undefined, { ...q, ...many(xs) }),
       utxosOfMany: (xs, q) => list('listMultiAddressUtxos', undefined, { ...q, ...many(xs) }),
+      mempool: (x, q) => list('listAddressMempool', a(x), q),
     },
     miners: {
       top: (q) => list('listTopMiners', undefined, q),

@@ -166,6 +166,12 @@ export interface AddressesApi {
     addresses: readonly string[],
     query?: Omit<QueryOf<'listMultiAddressUtxos'>, 'addresses'>,
   ): ListRequest<'listMultiAddressUtxos', 'utxos'>;
+  /**
+   * Unconfirmed activity: the confirmed balance with the mempool's totals and the balance including them
+   * (`mempool`), and the address's mempool transactions, newest first (paged over `txs`).
+   * @example const { mempool, txs } = await client.addresses.mempool('dvt1q…'); console.log(mempool.balanceWithMempool)
+   */
+  mempool(address: string, query?: QueryOf<'listAddressMempool'>): ListRequest<'listAddressMempool', 'txs'>;
 }
 
 /** Miners (payout addresses): `/v1/miners…`. */

@@ -65,6 +65,7 @@ export const operations: { [K in OperationId]: OperationInfo<K> } = {
   getAddresses: op('/v1/addresses', ['addresses']),
   listMultiAddressTxs: op('/v1/addresses/txs', ['txs'], 'list'),
   listMultiAddressUtxos: op('/v1/addresses/utxos', ['utxos'], 'list'),
+  listAddressMempool: op(`${A}/mempool`, ['mempool', 'txs'], 'list'),
   listTopMiners: op('/v1/miners/top', ['miners'], 'list'),
   getMiner: op('/v1/miners/{address}', ['blocks', 'miner'], 'list'),
   getMinerBlocksOverTime: op('/v1/miners/{address}/blocks-over-time', ['address', 'days']),

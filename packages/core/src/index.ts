@@ -107,7 +107,7 @@ export {
   multiAddressTxsKey,
   multiAddressUtxosKey,
 } from './routes/address-lists.js';
-export { addressFlowsKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
+export { addressFlowsKey, addressMempoolKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
 export { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
 export { currentFees } from './routes/fees.js';
 export type { OperationId, RouteOf, V1Route } from './routes/index.js';

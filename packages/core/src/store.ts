@@ -1,11 +1,18 @@
 import type { PageOf } from './pagination/cursor-key.js';
 import type { multiAddressTxsKey, multiAddressUtxosKey } from './routes/address-lists.js';
-import type { addressFlowsKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
+import type {
+  addressFlowsKey,
+  addressMempoolKey,
+  addressTxsKey,
+  addressUtxosKey,
+} from './routes/addresses.js';
 import type { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
 import type { topMinersKey } from './routes/miners.js';
 import type { poolPayoutsKey } from './routes/pools.js';
 import type { txInputsKey, txOutputsKey, txOutspendsKey, txsKey } from './routes/transactions.js';
 import type {
+  AddressMempool,
+  AddressMempoolTx,
   AddressSummary,
   AddressTx,
   BalancePoint,
@@ -152,6 +159,10 @@ export interface Store extends SearchStore, MarketStore {
     addresses: readonly string[],
     page: PageOf<typeof multiAddressUtxosKey>,
   ): Promise<MultiAddressUtxoRecord[]>;
+  /** The address's mempool transactions as the watcher last stored them, newest first. */
+  listAddressMempoolTxs(address: string, page: PageOf<typeof addressMempoolKey>): Promise<AddressMempoolTx[]>;
+  /** The confirmed balance with the mempool's totals for the address, read in one snapshot. */
+  addressMempool(address: string): Promise<AddressMempool>;
 
   /** Most blocks first. */
   listTopMiners(page: PageOf<typeof topMinersKey>): Promise<Miner[]>;

@@ -44,6 +44,15 @@ export {
   writeMempoolState,
 } from './queries/mempool-state.js';
 export {
+  clearMempoolAddressTxs,
+  deleteMempoolAddressTxs,
+  deleteMinedMempoolAddressTxs,
+  insertMempoolAddressTxs,
+  lockTipShared,
+  type MempoolAddressTxRow,
+  readReorgCount,
+} from './queries/mempool-txs.js';
+export {
   type BlockRef,
   REORG_EVENT_BLOCKS,
   type RollbackOptions,

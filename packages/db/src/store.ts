@@ -24,6 +24,7 @@ import {
 } from './queries/addresses.js';
 import { selectBlock, selectBlockRaw, selectBlocks, selectCertificate } from './queries/blocks.js';
 import { readMempoolState, recentBlockFloors } from './queries/mempool-state.js';
+import { selectAddressMempoolTotals, selectAddressMempoolTxs } from './queries/mempool-txs.js';
 import { blockHashesAt, readIndexerState } from './queries/state.js';
 import {
   type InputQueryRow,
@@ -366,6 +367,33 @@ export function createSqlStore(sql: Sql): Store {
         utxoCount: a?.utxo_count ?? 0,
         firstSeen: a ? { height: a.first_seen_height, time: a.first_seen_time } : null,
         lastSeen: a ? { height: a.last_seen_height, time: a.last_seen_time } : null,
+      };
+    },
+    async listAddressMempoolTxs(address, page) {
+      return (await selectAddressMempoolTxs(sql, address, page)).map((r) => ({
+        txid: r.txid,
+        firstSeen: Number(r.first_seen),
+        received: amountText(r.received),
+        sent: amountText(r.sent),
+        net: String(BigInt(r.received) - BigInt(r.sent)),
+        fee: amountText(r.fee),
+        vsize: r.vsize,
+        feeRate: feeRate(r.fee, r.vsize),
+      }));
+    },
+    async addressMempool(address) {
+      const r = await selectAddressMempoolTotals(sql, address);
+      const balance = BigInt(r.balance);
+      const delta = BigInt(r.received) - BigInt(r.sent);
+      return {
+        address,
+        balance: balance.toString(),
+        mempoolReceived: amountText(r.received),
+        mempoolSent: amountText(r.sent),
+        mempoolDelta: delta.toString(),
+        balanceWithMempool: (balance + delta).toString(),
+        mempoolTxCount: r.tx_count,
+        updatedAt: iso(r.taken_at),
       };
     },
     async listAddressTxs(address, page) {

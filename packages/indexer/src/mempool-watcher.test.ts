@@ -89,6 +89,112 @@ describe.each(cases)('the mempool watcher (%s, %s)', (driver, dialect) => {
   /** Amount of a node JSON `value` (coins) in base units. */
   const units = (coins: number) => BigInt(Math.round(coins * 1e8));
   const nodeTx = (txid: string) => node.call<any>('getrawtransaction', [txid, true]);
+  /**
+   * What each mempool transaction pays to and spends from each address, from the node's own rendering of the
+   * transactions and of what they spend: address → txid → received, sent.
+   */
+  const nodeParts = async () => {
+    const txids = await node.call<string[]>('getrawmempool');
+    const parts = new Map<string, Map<string, { received: bigint; sent: bigint }>>();
+    const part = (address: string, txid: string) => {
+      const byTx = parts.get(address) ?? new Map<string, { received: bigint; sent: bigint }>();
+      parts.set(address, byTx);
+      const p = byTx.get(txid) ?? { received: 0n, sent: 0n };
+      byTx.set(txid, p);
+      return p;
+    };
+    for (const txid of txids) {
+      const tx = await nodeTx(txid);
+      for (const o of tx.vout) {
+        const a = o.scriptPubKey?.address;
+        if (a) part(a, txid).received += units(o.value);
+      }
+      for (const i of tx.vin) {
+        const prev = (await nodeTx(i.txid)).vout[i.vout];
+        const a = prev.scriptPubKey?.address;
+        if (a) part(a, txid).sent += units(prev.value);
+      }
+    }
+    return { txids, parts };
+  };
+  /** Every page of an address's mempool list, followed by cursor. */
+  const mempoolOf = async (address: string, limit = 100) => {
+    const first = await get(`/v1/addresses/${address}/mempool?limit=${limit}`);
+    expect(first.status).toBe(200);
+    const txs = [...first.body.txs];
+    let next = first.body.pagination.nextCursor;
+    while (next) {
+      const page = await get(`/v1/addresses/${address}/mempool?limit=${limit}&cursor=${next}`);
+      expect(page.status).toBe(200);
+      txs.push(...page.body.txs);
+      next = page.body.pagination.nextCursor;
+    }
+    return { mempool: first.body.mempool, txs };
+  };
+  /**
+   * Checks every address's mempool list and totals against the node, and that the table holds nothing else;
+   * returns each address's balance including the mempool.
+   */
+  const expectMatchesNode = async () => {
+    const { txids, parts } = await nodeParts();
+    const verbose = await node.call<Record<string, any>>('getrawmempool', [true]);
+    let rows = 0;
+    const withMempool = new Map<string, bigint>();
+    for (const [address, byTx] of parts) {
+      const { mempool, txs } = await mempoolOf(address, 2);
+      const confirmed = BigInt((await get(`/v1/addresses/${address}`)).body.address.balance);
+      let received = 0n;
+      let sent = 0n;
+      for (const p of byTx.values()) {
+        received += p.received;
+        sent += p.sent;
+      }
+      expect(mempool).toMatchObject({
+        address,
+        balance: confirmed.toString(),
+        mempoolReceived: received.toString(),
+        mempoolSent: sent.toString(),
+        mempoolDelta: (received - sent).toString(),
+        balanceWithMempool: (confirmed + received - sent).toString(),
+        mempoolTxCount: byTx.size,
+      });
+      expect(mempool.updatedAt).toEqual(expect.any(String));
+      // Newest first: by the time the node first saw each, then txid.
+      const order = [...txs].sort((a, b) => b.firstSeen - a.firstSeen || (a.txid < b.txid ? 1 : -1));
+      expect(txs.map((t: any) => t.txid)).toEqual(order.map((t: any) => t.txid));
+      expect(new Set(txs.map((t: any) => t.txid))).toEqual(new Set(byTx.keys()));
+      for (const t of txs) {
+        const p = byTx.get(t.txid)!;
+        const e = verbose[t.txid]!;
+        const fee = units(e.fees?.base ?? e.fee);
+        expect(t).toEqual({
+          txid: t.txid,
+          firstSeen: e.time,
+          received: p.received.toString(),
+          sent: p.sent.toString(),
+          net: (p.received - p.sent).toString(),
+          fee: fee.toString(),
+          vsize: e.vsize,
+          feeRate: Math.round((Number(fee) / e.vsize) * 100) / 100,
+        });
+      }
+      rows += byTx.size;
+      withMempool.set(address, confirmed + received - sent);
+    }
+    const [count] = await db.sql.query<{ n: number }>('SELECT count(*)::int4 AS n FROM mempool_address_txs');
+    expect(count?.n).toBe(rows);
+    return { txids, parts, withMempool };
+  };
+  /** What the coinbases of blocks above `height` paid to each address. */
+  const coinbasePaid = async (above: number) => {
+    const paid = new Map<string, bigint>();
+    for (let h = above + 1; h <= devnet.height(); h++) {
+      const { body } = await get(`/v1/blocks/${h}/coinbase-outputs`);
+      for (const o of body.outputs)
+        if (o.address) paid.set(o.address, (paid.get(o.address) ?? 0n) + BigInt(o.value));
+    }
+    return paid;
+  };
 
   beforeAll(async () => {
     // mempoolSize 0: the mempool holds only what a test puts in it.
@@ -285,12 +391,44 @@ describe.each(cases)('the mempool watcher (%s, %s)', (driver, dialect) => {
     }
   });
 
+  it('lists each address’s mempool transactions and its balance including them, as the node has them', async () => {
+    const { parts } = await expectMatchesNode();
+    expect(parts.size).toBeGreaterThan(2);
+    // An address with nothing in the mempool: an empty list and zero mempool totals; a malformed one: 400.
+    const unseen = 'x'.repeat(40);
+    const none = await get(`/v1/addresses/${unseen}/mempool`);
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({
+      txs: [],
+      mempool: { balance: '0', mempoolDelta: '0', balanceWithMempool: '0', mempoolTxCount: 0 },
+    });
+    for (const bad of ['short', "1'%20OR%201=1--"]) {
+      const r = await get(`/v1/addresses/${bad}/mempool`);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ ok: false, error: expect.stringMatching(/address/) });
+      expect(r.body.error).toBe((await get(`/v1/addresses/${bad}`)).body.error);
+    }
+    const [address] = parts.keys();
+    expect((await get(`/v1/addresses/${address}/mempool?cursor=nope`)).status).toBe(400);
+  });
+
   it('records the txids a block took out of the mempool as removed', async () => {
     const before = heard.length;
     const pending = await node.call<string[]>('getrawmempool');
+    const earlier = await expectMatchesNode();
+    const height = devnet.height();
     const mined = pending.slice(0, 5);
     devnet.mineTxs(mined);
     await indexer.syncOnce();
+    // The block write took the mined transactions out of the lists at once, so no balance counts them twice:
+    // before the next reading, each balance including the mempool is what it was (plus the new coinbase).
+    const paid = await coinbasePaid(height);
+    const stillPending = new Set(await node.call<string[]>('getrawmempool'));
+    for (const [address, total] of earlier.withMempool) {
+      const { mempool, txs } = await mempoolOf(address);
+      for (const t of txs) expect(stillPending.has(t.txid)).toBe(true);
+      expect(BigInt(mempool.balanceWithMempool)).toBe(total + (paid.get(address) ?? 0n));
+    }
     // The block also took the unconfirmed txs those spend: whatever left the mempool is what was mined.
     const now = await node.call<string[]>('getrawmempool');
     const gone = pending.filter((t) => !now.includes(t));
@@ -309,6 +447,66 @@ describe.each(cases)('the mempool watcher (%s, %s)', (driver, dialect) => {
     // Nothing changed: the reading is stored, no event recorded.
     expect((await watcher.readOnce()).events).toEqual([]);
     expect(heard.length).toBe(before + 1);
+    await expectMatchesNode();
+  });
+
+  it('rebuilds the rows from the whole mempool after a restart, and after a rollback', async () => {
+    await watcher.stop();
+    // While the watcher is down: transactions enter, a block takes some, and the table is left wrong.
+    devnet.addTxs(6, { feeRate: 9 });
+    devnet.mineTxs((await node.call<string[]>('getrawmempool')).slice(0, 2));
+    await indexer.syncOnce();
+    await db.sql.query(
+      'DELETE FROM mempool_address_txs WHERE txid IN (SELECT txid FROM mempool_address_txs LIMIT 3)',
+    );
+    await db.sql.query(
+      `INSERT INTO mempool_address_txs (address, first_seen, txid, received, sent, fee, vsize)
+       VALUES ('staleaddress0000000000', 1, decode(repeat('ab', 32), 'hex'), 5, 0, 1, 100)`,
+    );
+    const restarted = createMempoolWatcher({ sql: db.sql, node, blockVsize: 500, blockSeconds: 600 });
+    const first = await restarted.readOnce();
+    expect(first).toMatchObject({ baseline: true, rebuilt: true, events: [] });
+    await expectMatchesNode();
+    expect((await get('/v1/addresses/staleaddress0000000000/mempool')).body.txs).toEqual([]);
+    // The next reading only applies what changed.
+    devnet.addTxs(2, { feeRate: 30 });
+    const next = await restarted.readOnce();
+    expect(next).toMatchObject({ baseline: false, rebuilt: false });
+    expect(next.added).toHaveLength(2);
+    await expectMatchesNode();
+
+    // A block confirms two, and a reorg returns them to the mempool before the next reading: the watcher never
+    // sees them leave nor enter, so after the rollback it makes its rows again from the whole mempool.
+    const back = (await node.call<string[]>('getrawmempool')).slice(0, 2);
+    devnet.mineTxs(back);
+    await indexer.syncOnce();
+    for (const txid of back) expect((await get(`/v1/txs/${txid}`)).status).toBe(200);
+    devnet.reorg(1, { moveTxs: false });
+    await indexer.syncOnce();
+    expect(await node.call<string[]>('getrawmempool')).toEqual(expect.arrayContaining(back));
+    const afterReorg = await restarted.readOnce();
+    expect(afterReorg.rebuilt).toBe(true);
+    for (const txid of back) expect(afterReorg.added.concat(afterReorg.removed)).not.toContain(txid);
+    const { withMempool } = await expectMatchesNode();
+    expect((await restarted.readOnce()).rebuilt).toBe(false);
+
+    // Everything mined: the lists empty, and each confirmed balance is the balance the mempool promised.
+    const height = devnet.height();
+    const all = await node.call<string[]>('getrawmempool');
+    devnet.mineTxs(all);
+    await indexer.syncOnce();
+    expect(await node.call<string[]>('getrawmempool')).toEqual([]);
+    const paid = await coinbasePaid(height);
+    for (const [address, total] of withMempool) {
+      const { mempool, txs } = await mempoolOf(address);
+      expect(txs).toEqual([]);
+      const expected = (total + (paid.get(address) ?? 0n)).toString();
+      expect(mempool).toMatchObject({ balance: expected, mempoolTxCount: 0, balanceWithMempool: expected });
+    }
+    const last = await restarted.readOnce();
+    expect([...last.removed].sort()).toEqual([...all].sort());
+    const [left] = await db.sql.query<{ n: number }>('SELECT count(*)::int4 AS n FROM mempool_address_txs');
+    expect(left?.n).toBe(0);
   });
 
   it('keeps running while the node is away, and reads again when it returns', async () => {

@@ -14,20 +14,28 @@ import {
 } from '@explorer/core';
 import {
   appendEvents,
+  clearMempoolAddressTxs,
+  deleteMempoolAddressTxs,
+  insertMempoolAddressTxs,
+  lockTipShared,
+  type MempoolAddressTxRow,
   readBalances,
   readPrevouts,
+  readReorgCount,
   recentBlockFloors,
   type Sql,
   writeMempoolState,
 } from '@explorer/db';
 import { type ChainSelection, detectChain } from './chains/detect.js';
 import type { ChainProfile } from './chains/profile.js';
-import type { ParsedTx } from './ingest/parse.js';
 import type { NodeClient } from './node-client.js';
 import { sleep } from './sleep.js';
 
 /** Most txids a `mempool` event lists of those added, and of those removed (its counts carry the totals). */
 export const MAX_EVENT_TXIDS = 1_000;
+
+/** Mempool transactions decoded per request to the node while the watcher rebuilds its rows. */
+const DECODE_CHUNK = 2_000;
 
 /** Options of the mempool watcher. */
 export interface MempoolWatcherOptions {
@@ -58,6 +66,11 @@ export interface MempoolWatcherOptions {
 export interface MempoolReading {
   /** The first reading since start: it sets the baseline the next ones are compared with, and records no event. */
   baseline: boolean;
+  /**
+   * The reading replaced the addresses' mempool rows with the whole mempool's: the first one since start, and
+   * the first after the indexer rolled back a reorg.
+   */
+  rebuilt: boolean;
   /** Txids that entered since the previous reading, in the node's order (all of them). */
   added: string[];
   /** Txids that left since the previous reading (all of them). */
@@ -99,12 +112,22 @@ interface Activity {
   sent: bigint;
 }
 
+/** What the watcher keeps of a decoded mempool transaction: what it spends and whom it pays. */
+interface MempoolTx {
+  inputs: { prevTxid: string | null; prevVout: number | null }[];
+  outputs: { vout: number; address: string | null; value: bigint }[];
+}
+
+/** One address's part in one transaction. */
+type Part = { received: bigint; sent: bigint };
+
 /**
  * Creates the mempool watcher. Each reading asks the node `getmempoolinfo` and `getrawmempool true`, compares
  * the txids with the previous reading, computes the fee estimates (docs/fees.md) and, in one database
- * transaction, stores the reading in `mempool_state` (what every API replica serves) and, when transactions
+ * transaction, stores the reading in `mempool_state` (what every API replica serves), keeps the addresses' mempool
+ * rows (`mempool_address_txs`: added for entering transactions, removed for leaving ones) and, when transactions
  * entered or left, appends a `mempool` event and an unconfirmed `address` event for the addresses the entering
- * transactions pay or spend from. The first reading after start only sets the baseline. Run it beside the
+ * transactions pay or spend from. The first reading after start only sets the events' baseline (and makes the rows from the whole mempool). Run it beside the
  * indexer, in the process that holds the writer lock: it is the one writer of mempool events.
  * @example const watcher = createMempoolWatcher({ sql, node, onEvents: publish }); await watcher.start()
  */
@@ -118,7 +141,9 @@ export function createMempoolWatcher(opts: MempoolWatcherOptions): MempoolWatche
   /** The txids of the last stored reading; null before the baseline. */
   let committed: Set<string> | null = null;
   /** Mempool transactions decoded so far (to find what a child spends), kept while they stay in the mempool. */
-  const decoded = new Map<string, ParsedTx>();
+  const decoded = new Map<string, MempoolTx>();
+  /** The indexer's reorg count the last stored reading saw; a change rebuilds the rows. */
+  let committedReorgs: number | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   let loop: Promise<void> | null = null;
   let abort = new AbortController();
@@ -139,54 +164,86 @@ export function createMempoolWatcher(opts: MempoolWatcherOptions): MempoolWatche
     }
   };
 
-  /** Decodes these mempool txids (those already decoded are not asked again); gone ones are left out. */
+  /**
+   * Decodes these mempool txids (those already decoded are not asked again), a chunk at a time, keeping only
+   * what spends and payments need; gone ones are left out.
+   */
   async function decode(p: ChainProfile, txids: readonly string[]): Promise<void> {
     const missing = txids.filter((t) => !decoded.has(t));
-    if (missing.length === 0) return;
-    const txs = await p.fetchTxs(node, missing);
-    for (const tx of txs) if (tx) decoded.set(tx.txid, tx);
+    for (let start = 0; start < missing.length; start += DECODE_CHUNK) {
+      const txs = await p.fetchTxs(node, missing.slice(start, start + DECODE_CHUNK));
+      for (const tx of txs)
+        if (tx)
+          decoded.set(tx.txid, {
+            inputs: tx.inputs.map((i) => ({ prevTxid: i.prevTxid, prevVout: i.prevVout })),
+            outputs: tx.outputs.map((o) => ({ vout: o.vout, address: o.address, value: o.value })),
+          });
+    }
   }
 
   /**
-   * Who the entering transactions pay and spend from: outputs from their own bytes; inputs from the stored
-   * outputs they spend, or from the mempool transaction that created them.
+   * What each of these transactions pays to and spends from each address, in the order given: outputs from
+   * their own bytes; inputs from the stored outputs they spend, or from the mempool transaction that created
+   * them. A transaction the node no longer has is left out.
    */
-  async function activityOf(p: ChainProfile, added: string[], inMempool: Set<string>) {
-    await decode(p, added);
-    const txs = added.flatMap((t) => decoded.get(t) ?? []);
+  async function partsOf(p: ChainProfile, txids: string[], inMempool: Set<string>) {
+    await decode(p, txids);
+    const txs = txids.flatMap((t) => {
+      const tx = decoded.get(t);
+      return tx ? [{ txid: t, tx }] : [];
+    });
     // A parent that entered before the baseline was never decoded: decode it now.
     const parents = new Set<string>();
-    for (const tx of txs)
+    for (const { tx } of txs)
       for (const i of tx.inputs)
         if (i.prevTxid && inMempool.has(i.prevTxid) && !decoded.has(i.prevTxid)) parents.add(i.prevTxid);
     await decode(p, [...parents]);
     const confirmed: { txid: string; vout: number }[] = [];
-    for (const tx of txs)
+    for (const { tx } of txs)
       for (const i of tx.inputs)
         if (i.prevTxid !== null && i.prevVout !== null && !decoded.has(i.prevTxid))
           confirmed.push({ txid: i.prevTxid, vout: i.prevVout });
     const stored = await readPrevouts(sql, confirmed);
     const storedAt = new Map(confirmed.map((o, k) => [`${o.txid}:${o.vout}`, stored[k]]));
 
-    const byAddress = new Map<string, Activity>();
-    const touch = (address: string, txid: string) => {
-      let a = byAddress.get(address);
-      if (!a) {
-        a = { txids: [], received: 0n, sent: 0n };
-        byAddress.set(address, a);
-      }
-      if (a.txids[a.txids.length - 1] !== txid) a.txids.push(txid);
-      return a;
-    };
-    for (const tx of txs) {
+    const parts = new Map<string, Map<string, Part>>();
+    for (const { txid, tx } of txs) {
+      const byAddress = new Map<string, Part>();
+      const touch = (address: string) => {
+        let a = byAddress.get(address);
+        if (!a) {
+          a = { received: 0n, sent: 0n };
+          byAddress.set(address, a);
+        }
+        return a;
+      };
       for (const i of tx.inputs) {
         if (i.prevTxid === null || i.prevVout === null) continue;
         const prev =
           decoded.get(i.prevTxid)?.outputs.find((o) => o.vout === i.prevVout) ??
           storedAt.get(`${i.prevTxid}:${i.prevVout}`);
-        if (prev?.address) touch(prev.address, tx.txid).sent += prev.value;
+        if (prev?.address) touch(prev.address).sent += prev.value;
       }
-      for (const o of tx.outputs) if (o.address) touch(o.address, tx.txid).received += o.value;
+      for (const o of tx.outputs) if (o.address) touch(o.address).received += o.value;
+      parts.set(txid, byAddress);
+    }
+    return parts;
+  }
+
+  /** Who the entering transactions pay and spend from, by address (for the unconfirmed `address` event). */
+  function activityOf(added: string[], parts: Map<string, Map<string, Part>>) {
+    const byAddress = new Map<string, Activity>();
+    for (const txid of added) {
+      for (const [address, part] of parts.get(txid) ?? []) {
+        let a = byAddress.get(address);
+        if (!a) {
+          a = { txids: [], received: 0n, sent: 0n };
+          byAddress.set(address, a);
+        }
+        a.txids.push(txid);
+        a.received += part.received;
+        a.sent += part.sent;
+      }
     }
     return byAddress;
   }
@@ -213,10 +270,40 @@ export function createMempoolWatcher(opts: MempoolWatcherOptions): MempoolWatche
     const before = committed;
     const added = before ? entries.filter((e) => !before.has(e.txid)).map((e) => e.txid) : [];
     const removed = before ? [...before].filter((t) => !now.has(t)) : [];
-    const activity = added.length > 0 ? await activityOf(p, added, now) : new Map<string, Activity>();
+    // What changed while the watcher was stopped is unknown, and a rollback returns confirmed transactions to
+    // the mempool without them entering between two readings: then the rows are made again from the whole mempool.
+    const reorgs = await readReorgCount(sql);
+    const rebuild = before === null || reorgs !== committedReorgs;
+    const stored = rebuild ? entries.map((e) => e.txid) : added;
+    const parts = stored.length > 0 ? await partsOf(p, stored, now) : new Map<string, Map<string, Part>>();
+    const activity = activityOf(added, parts);
+    const entryAt = new Map(entries.map((e) => [e.txid, e]));
+    const seenAt = Math.floor(at / 1000);
+    const rows: MempoolAddressTxRow[] = [];
+    for (const [txid, byAddress] of parts) {
+      const e = entryAt.get(txid)!;
+      for (const [address, part] of byAddress)
+        rows.push({
+          address,
+          txid,
+          received: part.received,
+          sent: part.sent,
+          firstSeen: e.time ?? seenAt,
+          fee: BigInt(e.fee),
+          vsize: e.vsize,
+        });
+    }
 
+    let reorgsSeen = reorgs;
     const events = await sql.transaction(async (tx) => {
+      // After the tip's lock, no block write or rollback interleaves with the rows' changes.
+      const locked = await lockTipShared(tx);
+      // A rollback since the count was read: the next reading rebuilds.
+      if (locked !== reorgs) reorgsSeen = -1;
       await writeMempoolState(tx, { takenAt: new Date(at).toISOString(), summary, fees });
+      if (rebuild) await clearMempoolAddressTxs(tx);
+      else await deleteMempoolAddressTxs(tx, removed);
+      await insertMempoolAddressTxs(tx, rows);
       if (added.length === 0 && removed.length === 0) return [];
       const drafts: EventDraft[] = [
         {
@@ -261,11 +348,12 @@ export function createMempoolWatcher(opts: MempoolWatcherOptions): MempoolWatche
     });
     // Only a committed reading moves the baseline: a failed one is compared again, in full, next time.
     committed = now;
+    committedReorgs = reorgsSeen;
     for (const txid of decoded.keys()) if (!now.has(txid)) decoded.delete(txid);
     status.readings++;
     status.lastReadingAt = new Date(at).toISOString();
     announce(events);
-    return { baseline: before === null, added, removed, summary, fees, events };
+    return { baseline: before === null, rebuilt: rebuild, added, removed, summary, fees, events };
   }
 
   function readOnce(): Promise<MempoolReading> {

@@ -1,5 +1,11 @@
 import { Argument, type Command } from 'commander';
-import { ADDRESS_TX_COLUMNS, BALANCE_COLUMNS, FLOW_COLUMNS, UTXO_COLUMNS } from '../columns.js';
+import {
+  ADDRESS_MEMPOOL_COLUMNS,
+  ADDRESS_TX_COLUMNS,
+  BALANCE_COLUMNS,
+  FLOW_COLUMNS,
+  UTXO_COLUMNS,
+} from '../columns.js';
 import { type CliIo, contextOf } from '../context.js';
 import {
   addListOptions,
@@ -13,17 +19,19 @@ import {
 } from '../run.js';
 
 /** The views of `explorer address`. */
-export const ADDRESS_VIEWS = ['txs', 'utxos', 'flows', 'balance-history', 'flow-summary'] as const;
+export const ADDRESS_VIEWS = ['txs', 'utxos', 'flows', 'balance-history', 'flow-summary', 'mempool'] as const;
 
 /**
- * `explorer address <addr> [view]`: an address's summary, transactions, UTXOs, flows, balance history or
- * flow summary.
+ * `explorer address <addr> [view]`: an address's summary, transactions, UTXOs, flows, balance history, flow
+ * summary, or unconfirmed activity (mempool transactions and the balance including them).
  * @example explorer address dvt1qexample… txs --all --ndjson
  */
 export function addressCommand(program: Command, io: CliIo): Command {
   const cmd = program
     .command('address')
-    .description('one address: summary (default), txs, utxos, flows, balance-history or flow-summary')
+    .description(
+      'one address: summary (default), txs, utxos, flows, balance-history, flow-summary or mempool (unconfirmed)',
+    )
     .argument('<address>', 'base58 or bech32 address')
     .addArgument(new Argument('[view]', 'what to show').choices(ADDRESS_VIEWS));
   addListOptions(cmd);
@@ -32,6 +40,7 @@ export function addressCommand(program: Command, io: CliIo): Command {
     'explorer address <address>',
     'explorer address <address> txs --all --ndjson > txs.ndjson',
     'explorer address <address> balance-history',
+    'explorer address <address> mempool',
   );
   return cmd.action(async (address: string, view: string | undefined, o: ListOptions, c: Command) => {
     const ctx = contextOf(c, io);
@@ -54,6 +63,13 @@ export function addressCommand(program: Command, io: CliIo): Command {
       return showList(
         ctx,
         { list: (q: ListQuery) => api.flows(address, q), listKey: 'flows', columns: FLOW_COLUMNS },
+        o,
+      );
+    }
+    if (view === 'mempool') {
+      return showList(
+        ctx,
+        { list: (q: ListQuery) => api.mempool(address, q), listKey: 'txs', columns: ADDRESS_MEMPOOL_COLUMNS },
         o,
       );
     }

@@ -3,6 +3,8 @@ import { cursorKey } from '../pagination/cursor-key.js';
 import { defineList } from '../pagination/list-route.js';
 import { defineRoute } from '../route.js';
 import {
+  AddressMempoolSchema,
+  AddressMempoolTxSchema,
   AddressSummarySchema,
   AddressTxSchema,
   BalancePointSchema,
@@ -29,6 +31,12 @@ export const addressFlowsKey = cursorKey(FlowRowSchema, ['blockHeight', 'blockIn
   order: 'desc',
   guard: 'blockHash',
 });
+
+/**
+ * An address's mempool transactions newest first, by the time the node first saw them, then txid. Not guarded:
+ * mempool rows belong to no block; a cursor still works after its row left the mempool (the key is a position).
+ */
+export const addressMempoolKey = cursorKey(AddressMempoolTxSchema, ['firstSeen', 'txid'], { order: 'desc' });
 
 /** The address routes. Unknown (never seen) addresses answer 200 with zero totals: the contract declares no 404. */
 export const addressRoutes = [
@@ -115,5 +123,22 @@ export const addressRoutes = [
     key: addressFlowsKey,
     scope: (ctx) => `address-flows:${ctx.params.address}`,
     load: (ctx, page) => ctx.store.listAddressFlows(ctx.params.address, page),
+  }),
+  defineList({
+    id: 'listAddressMempool',
+    path: '/v1/addresses/{address}/mempool',
+    tag: 'Addresses',
+    summary: 'Unconfirmed activity of an address',
+    description:
+      'The address’s transactions waiting in the chain node’s mempool, newest first (by when the node first saw them), each with what it receives and sends, its fee and fee rate; and, in `mempool`, the confirmed balance with the mempool’s totals and the balance including them (balance + mempoolDelta). Read from what the indexer’s mempool watcher stored at its last reading (every ~2 s), so every replica answers the same; a transaction leaves the list with the block write that confirms it. Not cached per tip: it changes without the tip moving.',
+    params: addressParam,
+    items: 'txs',
+    key: addressMempoolKey,
+    scope: (ctx) => `address-mempool:${ctx.params.address}`,
+    load: (ctx, page) => ctx.store.listAddressMempoolTxs(ctx.params.address, page),
+    also: {
+      response: { mempool: AddressMempoolSchema },
+      load: async (ctx) => ({ mempool: await ctx.store.addressMempool(ctx.params.address) }),
+    },
   }),
 ] as const;

@@ -18,11 +18,13 @@ export interface MempoolEntry {
   txid: string;
   fee: number;
   vsize: number;
+  /** When the node first saw it (`time`, Unix seconds); null when the node does not say. */
+  time: number | null;
 }
 
 /**
  * The entries of a `getrawmempool true` answer, in the node's order: the fee from `fees.base` (Core ≥ 0.19) or
- * `fee` (older Core, pearld), in coins, as base units; the size from `vsize`, else `size`.
+ * `fee` (older Core, pearld), in coins, as base units; the size from `vsize`, else `size`; the entry time from `time`.
  */
 export function mempoolEntries(verbose: unknown): MempoolEntry[] {
   const entries = Object.entries((verbose ?? {}) as Record<string, Record<string, unknown> | null>);
@@ -32,6 +34,7 @@ export function mempoolEntries(verbose: unknown): MempoolEntry[] {
       txid,
       fee: coinsToUnits(num(fees?.base) ?? num(e?.fee) ?? 0),
       vsize: Math.round(num(e?.vsize) ?? num(e?.size) ?? 0),
+      time: num(e?.time) === null ? null : Math.max(0, Math.trunc(num(e?.time)!)),
     };
   });
 }

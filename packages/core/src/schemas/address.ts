@@ -137,3 +137,48 @@ export const MultiAddressUtxoSchema = UtxoSchema.extend({
 
 /** A many-address UTXO as the API returns it. */
 export type MultiAddressUtxo = z.infer<typeof MultiAddressUtxoSchema>;
+
+/** A transaction in the chain node's mempool that pays or spends from an address, with what it does to it. */
+export const AddressMempoolTxSchema = z
+  .object({
+    txid: Hash64,
+    firstSeen: UnixTime.describe('Unix time in seconds when the chain node first saw the transaction.'),
+    received: Amount.describe('What the transaction pays to the address.'),
+    sent: Amount.describe(
+      'What the transaction spends from the address (its outputs, confirmed or unconfirmed).',
+    ),
+    net: SignedAmount.describe('received − sent.'),
+    fee: Amount.describe('The transaction’s fee, as the node reports it.'),
+    vsize: Count.describe('The transaction’s virtual size in vbytes.'),
+    feeRate: z.number().describe('Fee per virtual byte, in base units (two decimals).'),
+  })
+  .meta({ id: 'AddressMempoolTx' });
+
+/** An address's mempool transaction as the API returns it. */
+export type AddressMempoolTx = z.infer<typeof AddressMempoolTxSchema>;
+
+/** An address's confirmed balance with its unconfirmed activity, read together. */
+export const AddressMempoolSchema = z
+  .object({
+    address: z.string(),
+    balance: Amount.describe(
+      'Confirmed balance, as the indexed blocks leave it (as /v1/addresses/{address}).',
+    ),
+    mempoolReceived: Amount.describe('What the address’s mempool transactions pay to it.'),
+    mempoolSent: Amount.describe('What its mempool transactions spend from it.'),
+    mempoolDelta: SignedAmount.describe('mempoolReceived − mempoolSent.'),
+    balanceWithMempool: SignedAmount.describe(
+      'balance + mempoolDelta: the balance once every mempool transaction of the address confirms.',
+    ),
+    mempoolTxCount: Count.describe('Mempool transactions that pay to or spend from the address.'),
+    updatedAt: z
+      .string()
+      .nullable()
+      .describe(
+        'When the indexer’s mempool watcher took the reading these figures come from (ISO 8601); null before its first reading (the mempool figures are then 0).',
+      ),
+  })
+  .meta({ id: 'AddressMempool' });
+
+/** An address's balance with its mempool activity, as the API returns it. */
+export type AddressMempool = z.infer<typeof AddressMempoolSchema>;

@@ -1,5 +1,6 @@
 import {
   type BatchRows,
+  deleteMinedMempoolAddressTxs,
   lockTip,
   readTipState,
   type Sql,
@@ -149,7 +150,8 @@ function trim<V extends { seq: number }>(map: Map<string, V>, max: number, commi
 
 /**
  * Writes a prepared batch in the caller's transaction: either all of it lands with the new tip, or none of
- * it does. The tip is locked and must still be the batch's parent.
+ * it does. The tip is locked and must still be the batch's parent. The mempool rows of the batch's
+ * transactions are deleted with it.
  */
 export async function writePrepared(tx: Sql, p: PreparedBatch): Promise<void> {
   const tip = await lockTip(tx);
@@ -159,6 +161,8 @@ export async function writePrepared(tx: Sql, p: PreparedBatch): Promise<void> {
     );
   }
   await writeDerived(tx, p.rows);
+  // The batch's transactions leave addresses' unconfirmed activity with the block that confirms them.
+  await deleteMinedMempoolAddressTxs(tx, p.parent.height);
   await setTip(tx, p.last.height, p.last.hash);
 }
 

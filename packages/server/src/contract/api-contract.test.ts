@@ -158,6 +158,12 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
       ...listWith('/v1/addresses/utxos', `addresses=${s.busy},${s.unseen}`),
       { path: '/v1/addresses/utxos', status: 400 },
     ],
+    listAddressMempool: [
+      ...list(`/v1/addresses/${s.busy}/mempool`),
+      { path: `/v1/addresses/${s.unseen}/mempool`, status: 200 },
+      { path: '/v1/addresses/short/mempool', status: 400 },
+      { path: "/v1/addresses/1'%20OR%201=1--/mempool", status: 400 },
+    ],
     listTopMiners: list('/v1/miners/top'),
     getMiner: [...list(`/v1/miners/${s.miner}`), { path: '/v1/miners/x', status: 400 }],
     getMinerBlocksOverTime: [

@@ -181,6 +181,7 @@ describe.skipIf(!PRISM)('every operation through a Prism validating proxy (pglit
         path: `/v1/addresses/utxos?addresses=${busy},${miner}&limit=3`,
         status: 200,
       },
+      { op: 'listAddressMempool', path: `/v1/addresses/${busy}/mempool?limit=3`, status: 200 },
       { op: 'listTopMiners', path: '/v1/miners/top?limit=3', status: 200 },
       { op: 'getMiner', path: `/v1/miners/${miner}?limit=3`, status: 200 },
       { op: 'getMinerBlocksOverTime', path: `/v1/miners/${miner}/blocks-over-time`, status: 200 },
