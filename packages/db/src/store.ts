@@ -10,6 +10,7 @@ import type {
   TxFlow,
   TxRecord,
   TxWithCounterpartiesRecord,
+  UtxoRecord,
 } from '@explorer/core';
 import { chainIdentity, toBlock } from './mappers.js';
 import { selectAddresses, selectMultiAddressTxs, selectMultiAddressUtxos } from './queries/address-lists.js';
@@ -21,6 +22,7 @@ import {
   selectBalanceHistory,
   selectFlowWindows,
   selectLabel,
+  type UtxoQueryRow,
 } from './queries/addresses.js';
 import { selectBlock, selectBlockRaw, selectBlocks, selectCertificate } from './queries/blocks.js';
 import { readMempoolState, recentBlockFloors } from './queries/mempool-state.js';
@@ -116,6 +118,22 @@ function toInput(r: InputQueryRow): Input {
     label: r.label,
     value: amountText(r.value),
     sequence: r.sequence,
+  };
+}
+
+/** An unspent output as the API lists it (one address's or many's). */
+function toUtxo(r: UtxoQueryRow): UtxoRecord {
+  return {
+    txid: r.txid,
+    vout: r.vout,
+    value: amountText(r.value),
+    blockHeight: r.block_height,
+    blockHash: r.block_hash,
+    blockIndex: r.block_index,
+    time: r.time,
+    scriptType: r.script_type,
+    scriptHex: r.script_hex,
+    isCoinbase: r.is_coinbase,
   };
 }
 
@@ -406,18 +424,7 @@ export function createSqlStore(sql: Sql): Store {
       }));
     },
     async listAddressUtxos(address, page) {
-      return (await selectAddressUtxos(sql, address, page)).map((r) => ({
-        txid: r.txid,
-        vout: r.vout,
-        value: amountText(r.value),
-        blockHeight: r.block_height,
-        blockHash: r.block_hash,
-        blockIndex: r.block_index,
-        time: r.time,
-        scriptType: r.script_type,
-        scriptHex: r.script_hex,
-        isCoinbase: r.is_coinbase,
-      }));
+      return (await selectAddressUtxos(sql, address, page)).map(toUtxo);
     },
     async balanceHistory(address) {
       return (await selectBalanceHistory(sql, address)).map((r) => ({
@@ -480,17 +487,8 @@ export function createSqlStore(sql: Sql): Store {
     },
     async listMultiAddressUtxos(addresses, page) {
       return (await selectMultiAddressUtxos(sql, addresses, page)).map((r) => ({
-        txid: r.txid,
-        vout: r.vout,
+        ...toUtxo(r),
         address: r.address,
-        value: amountText(r.value),
-        blockHeight: r.block_height,
-        blockHash: r.block_hash,
-        blockIndex: r.block_index,
-        time: r.time,
-        scriptType: r.script_type,
-        scriptHex: r.script_hex,
-        isCoinbase: r.is_coinbase,
       }));
     },
     async listAddressFlows(address, page) {

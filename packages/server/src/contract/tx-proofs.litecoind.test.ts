@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type ChainNode, createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
 import { createDefinitions, createIndexer, createNodeClient } from '@explorer/indexer';
@@ -11,6 +10,7 @@ import {
   testDrivers,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { display, rootOf, sha256d } from '../test-support/merkle-proof.js';
 
 // Proofs and outspends against a real node (Litecoin Core regtest): the header bytes are the node's own
 // (`getblockheader <hash> false`), every proof reaches the root in them, and outspends agree with `gettxout`.
@@ -19,20 +19,6 @@ const unavailable = litecoindAvailable();
 if (unavailable) console.log(`[tx-proofs] litecoind tests skipped: ${unavailable}`);
 // The production path is PostgreSQL; PGlite stands in where no server answers.
 const driver = testDrivers().at(-1)!;
-
-const sha256d = (b: Buffer) => createHash('sha256').update(createHash('sha256').update(b).digest()).digest();
-const internal = (displayHex: string) => Buffer.from(displayHex, 'hex').reverse();
-const display = (b: Buffer) => Buffer.from(b).reverse().toString('hex');
-
-/** The root a txid hashes up to through an esplora-style proof (siblings in display order, leaf level first). */
-function rootOf(txid: string, merkle: string[], pos: number): string {
-  let h = internal(txid);
-  merkle.forEach((sibling, level) => {
-    const s = internal(sibling);
-    h = sha256d((pos >> level) & 1 ? Buffer.concat([s, h]) : Buffer.concat([h, s]));
-  });
-  return display(h);
-}
 
 interface NodeTx {
   txid: string;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type ChainFixture, createChainFixture, nodeBlockTxs } from '@explorer/chain-fixture';
 import { type ChainNode, createExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
@@ -9,24 +8,10 @@ import {
   testDrivers,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { display, rootOf, sha256d } from '../test-support/merkle-proof.js';
 
 const skip = pgSkipReason();
 if (skip) console.log(`[tx-proofs] ${skip}`);
-
-// Checked here without the code that built the proofs: SHA-256 from node:crypto, the branch walked by hand.
-const sha256d = (b: Buffer) => createHash('sha256').update(createHash('sha256').update(b).digest()).digest();
-const internal = (displayHex: string) => Buffer.from(displayHex, 'hex').reverse();
-const display = (b: Buffer) => Buffer.from(b).reverse().toString('hex');
-
-/** The root a txid hashes up to through an esplora-style proof (siblings in display order, leaf level first). */
-function rootOf(txid: string, merkle: string[], pos: number): string {
-  let h = internal(txid);
-  merkle.forEach((sibling, level) => {
-    const s = internal(sibling);
-    h = sha256d((pos >> level) & 1 ? Buffer.concat([s, h]) : Buffer.concat([h, s]));
-  });
-  return display(h);
-}
 
 /** Where every output of the chain was spent, from the node's own blocks: `txid:vout` → spender. */
 type Spends = Map<string, { txid: string; vin: number; height: number }>;
