@@ -9,6 +9,9 @@ import {
   testDrivers,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.js';
+import { createRateLimiter } from '../rate-limit/index.js';
+import { serveExplorer } from '../test-support/serve-app.js';
 
 const skip = pgSkipReason();
 if (skip) console.log(`[wallets] ${skip}`);
@@ -172,7 +175,7 @@ describe.each(testDrivers())('wallets from an extended public key on the devnet 
       );
   });
 
-  it('refuses a wallet deeper than the configured bound, naming it, and counts its derivation in the rate limit', async () => {
+  it('refuses a wallet deeper than the configured bound, naming it', async () => {
     const api = createExplorerApi({
       store: createSqlStore(f.db.sql),
       routes: v1Routes,
@@ -189,10 +192,32 @@ describe.each(testDrivers())('wallets from an extended public key on the devnet 
       'key: discovery would derive more than 25 addresses on the receive branch (used addresses followed by a gap of 20); at most 25 per branch without an API key (50 with one): read a wallet this deep address by address (/v1/addresses?addresses=…)',
     );
     expect((await ask(`/v1/wallet?key=${TPUB}&gap=10`)).status).toBe(200);
-    const { walletCost } = await import('@explorer/core');
-    expect(walletCost(new URLSearchParams(`key=${TPUB}`))).toBe(5);
-    expect(walletCost(new URLSearchParams(`key=${TPUB}&gap=100`))).toBe(21);
-    expect(walletCost(new URLSearchParams(`key=${TPUB}&gap=oops`))).toBe(5);
+  });
+
+  it('costs 1 + ⌈2·gap / 10⌉ rate-limit points, refused or not, over HTTP', async () => {
+    const server = await serveExplorer({
+      store: createSqlStore(f.db.sql),
+      log: createLogger({ level: 'silent' }),
+      rateLimiter: createRateLimiter({
+        policy: { windowSeconds: 60, anonymous: 100, key: 1000, tiers: {} },
+        keyPrefix: `wallets-${driver}-${Date.now()}`,
+      }),
+    });
+    try {
+      const remaining = async (path: string) => {
+        const res = await fetch(`${server.url}${path}`);
+        await res.arrayBuffer();
+        return Number(res.headers.get('x-ratelimit-remaining'));
+      };
+      const start = await remaining('/v1/status');
+      expect(await remaining(`/v1/wallet?key=${TPUB}`)).toBe(start - 5);
+      expect(await remaining(`/v1/wallet/utxos?key=${TPUB}&gap=100`)).toBe(start - 5 - 21);
+      // A refused request costs what it asked for; a gap the server cannot read is priced at the default.
+      expect(await remaining(`/v1/wallet/txs?key=${TPRV}&gap=3`)).toBe(start - 26 - 2);
+      expect(await remaining(`/v1/wallet?key=${TPUB}&gap=oops`)).toBe(start - 28 - 5);
+    } finally {
+      await server.close();
+    }
   });
 });
 
