@@ -10,6 +10,7 @@ import {
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
+import { loggablePath } from '../middleware/request-log.js';
 import { createRateLimiter } from '../rate-limit/index.js';
 import { serveExplorer } from '../test-support/serve-app.js';
 
@@ -169,6 +170,10 @@ describe.each(testDrivers())('wallets from an extended public key on the devnet 
       'xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8';
     expect((await get(`/v1/wallet?key=${xpub}`, 'getWallet', 400)).error).toMatch(/mainnet/);
     expect((await get('/v1/wallet?key=tpubnonsense', 'getWallet', 400)).error).toMatch(/^key: /);
+    // The request log never holds a wallet key (a private one sent by mistake, or an xpub: both are private).
+    expect(loggablePath(`http://127.0.0.1/v1/wallet?key=${TPRV}&gap=5`)).toBe(
+      '/v1/wallet?key=%5Bredacted%5D&gap=5',
+    );
     for (const gap of ['0', '101', 'x'])
       expect((await get(`/v1/wallet?key=${TPUB}&gap=${gap}`, 'getWallet', 400)).error).toMatch(
         /gap must be an integer from 1 to 100/,
