@@ -159,6 +159,29 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
     expect(rows.map((t) => t.txid).sort()).toEqual([...txids].sort());
   });
 
+  it('wallet <descriptor> shows the summary; utxos --gap n lists them; a private key exits with the 400', async () => {
+    const tpub =
+      'tpubDCvNhURocXGZsLNqWcqD3syHTqPXrMSTwi8feKVwAcpi29oYKsDD3Vex7x2TDneKMVN23RbLprfxB69v94iYqdaYHsVz3kPR37NQXeqouVz';
+    const descriptor = `tr([2cbe2a6d/86'/1'/0']${tpub}/<0;1>/*)`;
+    const summary = await cli('wallet', descriptor, '--gap', '4', '--json');
+    expect(summary.code).toBe(0);
+    const wallet = JSON.parse(summary.stdout);
+    expect(wallet).toMatchObject({ gap: 4, derived: 8, used: [], balance: '0' });
+    expect(wallet.firstUnused.receive.path).toBe("m/86'/1'/0'/0/0");
+    const table = await cli('wallet', tpub);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/descriptor/);
+    const utxos = await cli('wallet', tpub, 'utxos', '--gap', '3', '--all', '--ndjson');
+    expect(utxos.code).toBe(0);
+    expect(lines(utxos.stdout)).toEqual([]);
+    const tprv =
+      'tprv8ZgxMBicQKsPd7Uf69XL1XwhmjHopUGep8GuEiJDZmbQz6o58LninorQAfcKZWARbtRtfnLcJ5MQ2AtHcQJCCRUcMRvmDUjyEmNUWwx8UbK';
+    const refused = await cli('wallet', tprv);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/never send private keys/);
+    expect(refused.stderr).not.toContain(tprv.slice(4, 30));
+  });
+
   it('--all --json streams one valid JSON document; --max 7 stops at 7 rows', async () => {
     const json = await cli('blocks', '--all', '--json', '--limit', '50');
     const doc = JSON.parse(json.stdout);

@@ -66,6 +66,16 @@ export const ADDRESS_MEMPOOL_COLUMNS: readonly Column[] = [
   { header: 'fee rate', value: (t) => t.feeRate },
 ];
 
+/** Columns of a wallet's used addresses. */
+export const WALLET_ADDRESS_COLUMNS: readonly Column[] = [
+  { header: 'path', value: (a) => a.path },
+  { header: 'address', value: (a) => a.address },
+  { header: 'balance', value: (a) => a.balance, kind: 'amount' },
+  { header: 'received', value: (a) => a.received, kind: 'amount' },
+  { header: 'txs', value: (a) => a.txCount },
+  { header: 'utxos', value: (a) => a.utxoCount },
+];
+
 /** Columns of an address's flow rows. */
 export const FLOW_COLUMNS: readonly Column[] = [
   { header: 'height', value: (f) => f.blockHeight },

@@ -50,6 +50,7 @@ describe('the explorer program', () => {
         'suggest',
         'tx',
         'txs',
+        'wallet',
         'watch address',
         'watch blocks',
         'watch mempool',

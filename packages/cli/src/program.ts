@@ -19,6 +19,7 @@ import { statusCommand } from './commands/status.js';
 import { suggestCommand } from './commands/suggest.js';
 import { txCommand } from './commands/tx.js';
 import { txsCommand } from './commands/txs.js';
+import { walletCommand } from './commands/wallet.js';
 import { watchCommand } from './commands/watch.js';
 import {
   type CliIo,
@@ -74,6 +75,7 @@ export function createProgram(io: CliIo): Command {
   txCommand(program, io);
   addressCommand(program, io);
   addressesCommand(program, io);
+  walletCommand(program, io);
   minersCommand(program, io);
   minerCommand(program, io);
   poolsCommand(program, io);

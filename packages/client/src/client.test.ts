@@ -9,6 +9,12 @@ import { ExplorerValidationError } from './errors/validation-error.js';
 import type { ExplorerClient } from './explorer-client.js';
 import type { ItemOf, ResponseOf } from './types.js';
 
+// A test network's account key (rust-miniscript's descriptor tests) and BIP32 vector 1's tprv.
+const TPUB =
+  'tpubDCvNhURocXGZsLNqWcqD3syHTqPXrMSTwi8feKVwAcpi29oYKsDD3Vex7x2TDneKMVN23RbLprfxB69v94iYqdaYHsVz3kPR37NQXeqouVz';
+const TPRV =
+  'tprv8ZgxMBicQKsPd7Uf69XL1XwhmjHopUGep8GuEiJDZmbQz6o58LninorQAfcKZWARbtRtfnLcJ5MQ2AtHcQJCCRUcMRvmDUjyEmNUWwx8UbK';
+
 let served: ServedFixture;
 let client: ExplorerClient;
 let s: {
@@ -77,6 +83,9 @@ describe('createExplorerClient against the contract fixture', () => {
       'addresses.txsOfMany': c.addresses.txsOfMany([s.busy]),
       'addresses.utxosOfMany': c.addresses.utxosOfMany([s.busy]),
       'addresses.mempool': c.addresses.mempool(s.busy),
+      'wallet.get': c.wallet.get(TPUB),
+      'wallet.txs': c.wallet.txs(TPUB),
+      'wallet.utxos': c.wallet.utxos(TPUB),
       'miners.top': c.miners.top(),
       'miners.get': c.miners.get(s.miner),
       'miners.blocksOverTime': c.miners.blocksOverTime(s.miner),
@@ -175,6 +184,27 @@ describe('createExplorerClient against the contract fixture', () => {
     const err = await client.addresses.mempool('short').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ExplorerApiError);
     expect(err).toMatchObject({ status: 400 });
+  });
+
+  it('sends a descriptor as the wallet key, encoded, and reads the wallet typed from core', async () => {
+    // An origin with hardened steps ('), a multipath step (<0;1>), a wildcard and a checksum (#).
+    const descriptor = `tr([2cbe2a6d/86'/1'/0']${TPUB}/<0;1>/*)`;
+    const { wallet } = await client.wallet.get(descriptor, { gap: 5 });
+    expect(wallet.descriptor).toMatch(/^tr\(\[2cbe2a6d\/86'\/1'\/0'\]tpub.*\/<0;1>\/\*\)#[a-z0-9]{8}$/);
+    expect(wallet).toMatchObject({ gap: 5, derived: 10, used: [], balance: '0' });
+    expect(wallet.firstUnused.receive.path).toBe("m/86'/1'/0'/0/0");
+    expectTypeOf(wallet.firstUnused.change).toEqualTypeOf<{
+      branch: number;
+      index: number;
+      path: string;
+      address: string;
+    } | null>();
+    const again = await client.wallet.get(wallet.descriptor, { gap: 5 });
+    expect(again.wallet.descriptor).toBe(wallet.descriptor);
+    expect(await client.wallet.txs(wallet.descriptor).toArray()).toEqual([]);
+    const err = await client.wallet.get(`tr(${TPRV}/0/*)`).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 400 });
+    expect(String((err as Error).message)).not.toContain(TPRV.slice(4, 30));
   });
 
   it('returns data typed from core', async () => {

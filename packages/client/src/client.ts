@@ -89,6 +89,11 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
       utxosOfMany: (xs, q) => list('listMultiAddressUtxos', undefined, { ...q, ...many(xs) }),
       mempool: (x, q) => list('listAddressMempool', a(x), q),
     },
+    wallet: {
+      get: (key, q) => one('getWallet', undefined, { ...q, key }),
+      txs: (key, q) => list('listWalletTxs', undefined, { ...q, key }),
+      utxos: (key, q) => list('listWalletUtxos', undefined, { ...q, key }),
+    },
     miners: {
       top: (q) => list('listTopMiners', undefined, q),
       get: (x, q) => list('getMiner', a(x), q),

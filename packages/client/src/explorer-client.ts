@@ -174,6 +174,32 @@ export interface AddressesApi {
   mempool(address: string, query?: QueryOf<'listAddressMempool'>): ListRequest<'listAddressMempool', 'txs'>;
 }
 
+/**
+ * A wallet named by its extended public key or output descriptor: `/v1/wallet?key=…`. The key goes in the query,
+ * encoded by the client (a descriptor holds `/`, `(`, `#`, `'`, `<`, `;`); never pass a private key.
+ */
+export interface WalletApi {
+  /**
+   * Balance, totals, the used addresses with their paths and the first unused receive and change addresses,
+   * discovered under the gap limit (`gap`, 1–100, default 20).
+   * @example const { wallet } = await client.wallet.get('wpkh([d34db33f/84h/1h/0h]tpub…/<0;1>/*)#…', { gap: 30 })
+   */
+  get(key: string, query?: Omit<QueryOf<'getWallet'>, 'key'>): Res<'getWallet'>;
+  /**
+   * The merged history of the wallet's used addresses, newest first (paged; `.all()` follows the cursor).
+   * @example for await (const tx of client.wallet.txs(tpub).all()) console.log(tx.txid, tx.net)
+   */
+  txs(key: string, query?: Omit<QueryOf<'listWalletTxs'>, 'key'>): ListRequest<'listWalletTxs', 'txs'>;
+  /**
+   * The unspent outputs of the wallet's used addresses, newest first, each naming its address (paged).
+   * @example const utxos = await client.wallet.utxos(tpub, { limit: 100 }).toArray()
+   */
+  utxos(
+    key: string,
+    query?: Omit<QueryOf<'listWalletUtxos'>, 'key'>,
+  ): ListRequest<'listWalletUtxos', 'utxos'>;
+}
+
 /** Miners (payout addresses): `/v1/miners…`. */
 export interface MinersApi {
   /**
@@ -284,6 +310,7 @@ export interface ExplorerClient {
   blocks: BlocksApi;
   txs: TxsApi;
   addresses: AddressesApi;
+  wallet: WalletApi;
   miners: MinersApi;
   pools: PoolsApi;
   analytics: AnalyticsApi;

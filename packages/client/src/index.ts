@@ -21,6 +21,7 @@ export type {
   PoolsApi,
   RequestArgs,
   TxsApi,
+  WalletApi,
 } from './explorer-client.js';
 export { type OperationInfo, operations } from './operations.js';
 export {

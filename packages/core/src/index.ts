@@ -122,6 +122,7 @@ export {
 export { topMinersKey } from './routes/miners.js';
 export { poolPayoutsKey } from './routes/pools.js';
 export { txInputsKey, txOutputsKey, txOutspendsKey, txsKey } from './routes/transactions.js';
+export { walletCost } from './routes/wallets.js';
 export * from './schemas/address.js';
 export * from './schemas/analytics.js';
 export * from './schemas/block.js';
@@ -133,7 +134,10 @@ export * from './schemas/mining.js';
 export * from './schemas/search.js';
 export * from './schemas/status.js';
 export * from './schemas/tx.js';
+export * from './schemas/wallet.js';
 export type * from './store.js';
 export type * from './store-market.js';
 export { MARKET_CHART_DAYS } from './store-market.js';
 export type * from './store-search.js';
+export { WALLET_GAP, WALLET_MAX_DERIVED } from './wallet/discover.js';
+export { walletChainOf } from './wallet/wallet-chain.js';

@@ -160,10 +160,17 @@ describe('the OpenAPI document', () => {
         expect({ name: p.name, pattern: p.schema.pattern }).not.toMatchObject({
           pattern: expect.stringMatching(/\\d/),
         });
-        // Event ids are decimal strings: a log may outgrow 2^53.
-        expect(['cursor', 'q', 'vsCurrency', 'window', 'topics', 'addresses', 'lastEventId']).toContain(
-          p.name,
-        );
+        // Event ids are decimal strings: a log may outgrow 2^53. A wallet key is text.
+        expect([
+          'cursor',
+          'q',
+          'vsCurrency',
+          'window',
+          'topics',
+          'addresses',
+          'lastEventId',
+          'key',
+        ]).toContain(p.name);
       }
     }
     expect(tsType(lists[0]!.schema)).toBe('number');

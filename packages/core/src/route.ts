@@ -61,6 +61,11 @@ export interface ApiConfig {
   startedAt: number;
   /** Limits on live event subscriptions (`/v1/events`, the WebSocket). */
   events: EventLimits;
+  /**
+   * Addresses a wallet request (`/v1/wallet?key=…`) may derive per branch, without an API key and with one
+   * (default 2,000 and 4,000): a deeper wallet is refused with a 400.
+   */
+  walletMaxDerived?: { anonymous: number; key: number };
 }
 
 /** What every handler can read. */

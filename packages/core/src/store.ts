@@ -154,6 +154,11 @@ export interface Store extends SearchStore, MarketStore {
     addresses: readonly string[],
     page: PageOf<typeof multiAddressTxsKey>,
   ): Promise<MultiAddressTxRecord[]>;
+  /**
+   * The totals of addresses taken as one wallet (one statement): distinct transactions, and what they brought in
+   * and took out, each transaction by its net over the addresses (payments between them count for nothing).
+   */
+  getWalletTotals(addresses: readonly string[]): Promise<{ txCount: number; received: string; sent: string }>;
   /** The addresses' unspent outputs merged, newest first (one statement). */
   listMultiAddressUtxos(
     addresses: readonly string[],

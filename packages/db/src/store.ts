@@ -13,7 +13,12 @@ import type {
   UtxoRecord,
 } from '@explorer/core';
 import { chainIdentity, toBlock } from './mappers.js';
-import { selectAddresses, selectMultiAddressTxs, selectMultiAddressUtxos } from './queries/address-lists.js';
+import {
+  selectAddresses,
+  selectMultiAddressTxs,
+  selectMultiAddressUtxos,
+  selectWalletTotals,
+} from './queries/address-lists.js';
 import {
   selectAddress,
   selectAddressFlows,
@@ -475,6 +480,10 @@ export function createSqlStore(sql: Sql): Store {
         firstSeen: a.seen ? { height: a.first_seen_height, time: a.first_seen_time } : null,
         lastSeen: a.seen ? { height: a.last_seen_height, time: a.last_seen_time } : null,
       }));
+    },
+    async getWalletTotals(addresses) {
+      const t = await selectWalletTotals(sql, addresses);
+      return { txCount: t.tx_count, received: amountText(t.received), sent: amountText(t.sent) };
     },
     async listMultiAddressTxs(addresses, page) {
       return (await selectMultiAddressTxs(sql, addresses, page)).map((r) => ({

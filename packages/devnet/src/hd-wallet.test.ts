@@ -74,6 +74,19 @@ describe('the hdWallet option', () => {
     expect(d.tipHash()).not.toBe(plain.tipHash());
   });
 
+  it('pays as many addresses as hdWalletAddresses says, one per block', async () => {
+    const d = createDevnet({ ...small, blocks: 50, hdWallet: TPUB, hdWalletAddresses: [25, 3] });
+    const paid = await paidAddresses(d);
+    const key = parseWalletKey(TPUB, pearlWalletChain(PEARL_NETWORKS.regtest));
+    const receive = deriveAddresses(key, { branch: 0, from: 0, count: 26 });
+    const change = deriveAddresses(key, { branch: 1, from: 0, count: 4 });
+    expect(receive.map((a) => paid.has(a.address))).toEqual([...Array(25).fill(true), false]);
+    expect(change.map((a) => paid.has(a.address))).toEqual([true, true, true, false]);
+    expect(() => createDevnet({ ...small, hdWallet: TPUB, hdWalletAddresses: [-1, 0] })).toThrow(
+      /hdWalletAddresses/,
+    );
+  });
+
   it('refuses a private key, and a key of another network, when the devnet is created', () => {
     expect(() => createDevnet({ ...small, hdWallet: XPRV })).toThrow(/never send private keys/);
     expect(() => createDevnet({ ...small, hdWallet: XPUB })).toThrow(/mainnet key/);

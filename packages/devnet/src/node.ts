@@ -1,4 +1,10 @@
-import { type DerivedAddress, deriveAddresses, parseWalletKey, type WalletScript } from '@explorer/chain';
+import {
+  type DerivedAddress,
+  deriveAddresses,
+  MAX_DERIVE_COUNT,
+  parseWalletKey,
+  type WalletScript,
+} from '@explorer/chain';
 import { bitcoinDialect, type Dialect, pearlDialect } from './chain/dialect.js';
 import { type KeyKind, KeyRing } from './chain/keys.js';
 import { BlockMaker } from './chain/miner.js';
@@ -11,7 +17,7 @@ import type { DevnetOptions } from './options.js';
 /** Largest number of txs put in one block (tx positions are packed in 16 bits). */
 const MAX_BLOCK_TXS = 60_000;
 
-/** Receive and change addresses of the `hdWallet` option that get paid, in this order. */
+/** Receive and change addresses of the `hdWallet` option that get paid by default, in this order. */
 export const HD_WALLET_RECEIVE = 10;
 export const HD_WALLET_CHANGE = 5;
 
@@ -99,12 +105,17 @@ export class DevnetNode {
     // Allocated last and only when asked for, so that a devnet without one keeps every key id and draw it had.
     if (options.hdWallet !== null) {
       const key = parseWalletKey(options.hdWallet, dialect.walletChain);
-      this.hdAddresses.push(
-        ...deriveAddresses(key, { branch: 0, from: 0, count: HD_WALLET_RECEIVE }),
-        ...(key.branchCount === 2
-          ? deriveAddresses(key, { branch: 1, from: 0, count: HD_WALLET_CHANGE })
-          : []),
-      );
+      const [receive, change] = options.hdWalletAddresses;
+      // Derived in runs the library allows per call.
+      const derive = (branch: number, count: number) => {
+        const out: DerivedAddress[] = [];
+        for (let from = 0; from < count; from += MAX_DERIVE_COUNT)
+          out.push(
+            ...deriveAddresses(key, { branch, from, count: Math.min(MAX_DERIVE_COUNT, count - from) }),
+          );
+        return out;
+      };
+      this.hdAddresses.push(...derive(0, receive), ...(key.branchCount === 2 ? derive(1, change) : []));
       for (const a of this.hdAddresses) {
         const script = Buffer.from(a.scriptPubKey, 'hex');
         this.hdKeys.push(this.keys.fixed(HD_KEY_KINDS[key.script], script, Buffer.from(a.publicKey, 'hex')));

@@ -43,6 +43,11 @@ export interface DevnetOptions {
    * `HD_WALLET_CHANGE` change addresses in turn. Default null: none, and the seed makes the chain it always made.
    */
   hdWallet?: string | null;
+  /**
+   * How many receive and change addresses of `hdWallet` get paid, one per block in turn (default [10, 5]): a
+   * wallet of many used addresses for benchmarks needs as many blocks.
+   */
+  hdWalletAddresses?: [receive: number, change: number];
 }
 
 /** Fills defaults and validates ranges. */
@@ -64,6 +69,7 @@ export function resolveOptions(o: DevnetOptions = {}): Required<DevnetOptions> {
     includeFee: o.includeFee ?? true,
     mempoolSize: o.mempoolSize ?? 20,
     hdWallet: o.hdWallet ?? null,
+    hdWalletAddresses: o.hdWalletAddresses ?? [10, 5],
   };
   const int = (name: keyof DevnetOptions, v: number, min: number) => {
     if (!Number.isInteger(v) || v < min) throw new RangeError(`${name} must be an integer >= ${min}`);
@@ -76,6 +82,9 @@ export function resolveOptions(o: DevnetOptions = {}): Required<DevnetOptions> {
   int('retargetInterval', r.retargetInterval, 1);
   int('busyAddresses', r.busyAddresses, 0);
   int('mempoolSize', r.mempoolSize, 0);
+  const [receive, change] = r.hdWalletAddresses;
+  if (![receive, change].every((n) => Number.isInteger(n) && n >= 0 && n <= 100_000))
+    throw new RangeError('hdWalletAddresses must be [receive, change] integers from 0 to 100000');
   if (!(r.txPerBlock >= 0)) throw new RangeError('txPerBlock must be >= 0');
   if (r.dialect !== 'pearl' && r.dialect !== 'bitcoin')
     throw new RangeError("dialect must be 'pearl' or 'bitcoin'");

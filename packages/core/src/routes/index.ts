@@ -14,6 +14,7 @@ import { minerRoutes } from './miners.js';
 import { poolRoutes } from './pools.js';
 import { searchRoutes } from './search.js';
 import { transactionRoutes } from './transactions.js';
+import { walletRoutes } from './wallets.js';
 
 const all = [
   ...docsRoutes,
@@ -22,6 +23,7 @@ const all = [
   ...transactionRoutes,
   ...addressRoutes,
   ...addressListRoutes,
+  ...walletRoutes,
   ...minerRoutes,
   ...poolRoutes,
   ...analyticsRoutes,

@@ -124,3 +124,30 @@ export function selectMultiAddressUtxos(
     'address-lists.utxos',
   );
 }
+
+/** The totals of a set of addresses taken as one wallet: each transaction counted once, by its net effect. */
+export interface WalletTotalsQueryRow {
+  tx_count: number;
+  received: Int8;
+  sent: Int8;
+}
+
+/**
+ * A wallet's totals over its addresses (one statement): its distinct transactions, and what they brought in and
+ * took out, each by its net over the addresses — a payment between two of them (change) moves nothing.
+ */
+export async function selectWalletTotals(
+  sql: Sql,
+  addresses: readonly string[],
+): Promise<WalletTotalsQueryRow> {
+  const rows = await sql.query<WalletTotalsQueryRow>(
+    `SELECT count(*)::int AS tx_count, coalesce(sum(greatest(t.net, 0)), 0)::int8 AS received,
+            coalesce(sum(greatest(-t.net, 0)), 0)::int8 AS sent
+     FROM (SELECT a.tx_no, sum(a.received - a.sent) AS net
+           FROM ${ASKED} q JOIN address_txs a ON a.address_id = q.id
+           GROUP BY a.tx_no) t`,
+    [addresses],
+    'address-lists.wallet-totals',
+  );
+  return rows[0] ?? { tx_count: 0, received: 0, sent: 0 };
+}

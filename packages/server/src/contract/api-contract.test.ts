@@ -29,6 +29,12 @@ interface Samples {
   unseen: string;
 }
 
+/** A test network's extended public key (rust-miniscript's descriptor tests): a wallet no devnet pays. */
+const WALLET_TPUB =
+  'tpubDCvNhURocXGZsLNqWcqD3syHTqPXrMSTwi8feKVwAcpi29oYKsDD3Vex7x2TDneKMVN23RbLprfxB69v94iYqdaYHsVz3kPR37NQXeqouVz';
+/** What a wallet request answers on the sampled chain: Pearl's prefixes are recorded, the Bitcoin devnet's are not. */
+const walletOk = (s: Samples) => (s.certified >= 0 ? 200 : 400);
+
 /** Valid and invalid requests for every operation; `expect` is the status the contract requires. */
 function requests(s: Samples): Record<string, { path: string; status: number }[]> {
   const bad = [
@@ -163,6 +169,27 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
       { path: `/v1/addresses/${s.unseen}/mempool`, status: 200 },
       { path: '/v1/addresses/short/mempool', status: 400 },
       { path: "/v1/addresses/1'%20OR%201=1--/mempool", status: 400 },
+    ],
+    // The Bitcoin devnet's address prefixes are not known to the indexer: its wallets are refused (400).
+    getWallet: [
+      { path: `/v1/wallet?key=${WALLET_TPUB}`, status: walletOk(s) },
+      {
+        path: `/v1/wallet?key=${encodeURIComponent(`tr(${WALLET_TPUB}/<0;1>/*)`)}&gap=5`,
+        status: walletOk(s),
+      },
+      { path: `/v1/wallet?key=${WALLET_TPUB}&gap=101`, status: 400 },
+      { path: '/v1/wallet', status: 400 },
+      { path: '/v1/wallet?key=tpubnonsense', status: 400 },
+      { path: `/v1/wallet?key=${WALLET_TPUB}&limit=1`, status: 400 },
+    ],
+    listWalletTxs: listWith('/v1/wallet/txs', `key=${WALLET_TPUB}`).map((r) =>
+      r.status === 200 ? { ...r, status: walletOk(s) } : r,
+    ),
+    listWalletUtxos: [
+      ...listWith('/v1/wallet/utxos', `key=${WALLET_TPUB}`).map((r) =>
+        r.status === 200 ? { ...r, status: walletOk(s) } : r,
+      ),
+      { path: '/v1/wallet/utxos?key=', status: 400 },
     ],
     listTopMiners: list('/v1/miners/top'),
     getMiner: [...list(`/v1/miners/${s.miner}`), { path: '/v1/miners/x', status: 400 }],

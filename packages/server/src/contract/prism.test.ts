@@ -72,6 +72,10 @@ async function startPrism(doc: string, upstream: string): Promise<{ url: string;
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
+/** A test network's extended public key (rust-miniscript's descriptor tests). */
+const WALLET_TPUB =
+  'tpubDCvNhURocXGZsLNqWcqD3syHTqPXrMSTwi8feKVwAcpi29oYKsDD3Vex7x2TDneKMVN23RbLprfxB69v94iYqdaYHsVz3kPR37NQXeqouVz';
+
 describe.skipIf(!PRISM)('every operation through a Prism validating proxy (pglite)', () => {
   let f: ChainFixture;
   let upstream: { url: string; close(): Promise<void> };
@@ -182,6 +186,10 @@ describe.skipIf(!PRISM)('every operation through a Prism validating proxy (pglit
         status: 200,
       },
       { op: 'listAddressMempool', path: `/v1/addresses/${busy}/mempool?limit=3`, status: 200 },
+      { op: 'getWallet', path: `/v1/wallet?key=${WALLET_TPUB}&gap=5`, status: 200 },
+      { op: 'getWallet', path: '/v1/wallet?key=tpubnonsense', status: 400 },
+      { op: 'listWalletTxs', path: `/v1/wallet/txs?key=${WALLET_TPUB}&limit=3`, status: 200 },
+      { op: 'listWalletUtxos', path: `/v1/wallet/utxos?key=${WALLET_TPUB}&limit=3`, status: 200 },
       { op: 'listTopMiners', path: '/v1/miners/top?limit=3', status: 200 },
       { op: 'getMiner', path: `/v1/miners/${miner}?limit=3`, status: 200 },
       { op: 'getMinerBlocksOverTime', path: `/v1/miners/${miner}/blocks-over-time`, status: 200 },
