@@ -90,9 +90,10 @@ export type MultiAddressUtxoRecord = Omit<MultiAddressUtxo, 'confirmations'>;
 export type PoolRecord = Omit<Pool, 'seen'>;
 
 /**
- * Everything the handlers read. `@explorer/db` implements it over SQL; list methods return up to
- * `limit + 1` rows after the keyset position (or offset) of the page request, in the order of the list's cursor
- * key (declared beside its route), which also types the position.
+ * Everything the handlers read. `@explorer/db` implements it over SQL; list methods return the rows after the
+ * keyset position (or offset) of the page request, in the order of the list's cursor key (declared beside its
+ * route, which also types the position): at least `limit + 1` where that many exist, more allowed (the page is
+ * cut from them).
  */
 export interface Store extends SearchStore, MarketStore {
   /** The indexed tips. */

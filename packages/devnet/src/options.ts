@@ -39,8 +39,8 @@ export interface DevnetOptions {
   /**
    * An HD wallet the simulated users pay: an extended public key or a descriptor (docs/wallets.md) of the
    * dialect's chain (Pearl: rprl, a vpub or tpub, taproot; Bitcoin: dvt, a tpub/upub/vpub or a descriptor).
-   * Once coins are spendable, one payment per block goes to each of its first `HD_WALLET_RECEIVE` receive and
-   * `HD_WALLET_CHANGE` change addresses in turn. Default null: none, and the seed makes the chain it always made.
+   * Once coins are spendable, one payment per block goes to each of its first receive and change addresses in
+   * turn (`hdWalletAddresses`). Default null: none, and the seed makes the chain it always made.
    */
   hdWallet?: string | null;
   /**

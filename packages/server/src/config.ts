@@ -447,7 +447,7 @@ const settings = z.object({
     default: 14_336,
     description: 'longest request path and query in bytes; longer gets 414',
     details:
-      'The default fits 200 addresses of 62 characters in one many-address request and keeps the request line with the usual headers under `MAX_HEADER_SIZE`',
+      'The default fits 200 addresses of 64 characters (commas percent-encoded) in one many-address request and keeps the request line with the usual headers under `MAX_HEADER_SIZE`',
   }),
   maxHeaderSize: setting(int(1024, 1_048_576), {
     env: 'MAX_HEADER_SIZE',

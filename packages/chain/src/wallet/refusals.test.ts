@@ -6,7 +6,7 @@ import { deriveAddresses, MAX_DERIVE_COUNT } from './derive.js';
 import { WalletKeyError } from './errors.js';
 import { KNOWN_VERSIONS } from './extended-key.js';
 import { coreWalletChain, pearlWalletChain, type WalletChain } from './wallet-chain.js';
-import { parseWalletKey } from './wallet-key.js';
+import { MAX_BRANCH_STEPS, parseWalletKey } from './wallet-key.js';
 
 const core = (coin: string, chain: string) =>
   coreWalletChain(CORE_NETWORKS.find((n) => n.coin === coin && n.chain === chain) as CoreNetwork);
@@ -80,6 +80,28 @@ describe('refusals', () => {
     expect(refusal(`pkh(${XPUB}/<0h;1>/*)`, BITCOIN).code).toBe('hardened-step');
     // Hardened steps in the origin are what origins are for.
     expect(parseWalletKey(`pkh([deadbeef/0h/1h/2]${XPUB}/3/*)`, BITCOIN).path(0, 7)).toBe("m/0'/1'/2/3/7");
+  });
+
+  it('a key deeper than BIP32 can serialize, or more steps before the index than a wallet has', () => {
+    // Depth 255 is the most one byte holds: its child would be 256.
+    const deep = new HDKey({
+      publicKey: HDKey.fromMasterSeed(new Uint8Array(32).fill(7)).publicKey!,
+      chainCode: new Uint8Array(32).fill(1),
+      depth: 255,
+      index: 0,
+      parentFingerprint: 0,
+    });
+    const e = refusal(deep.publicExtendedKey, BITCOIN);
+    expect(e.code).toBe('unsupported');
+    expect(e.message).toMatch(/deeper than a wallet goes/);
+    const steps = Array.from({ length: MAX_BRANCH_STEPS + 1 }, () => '0').join('/');
+    expect(refusal(`pkh(${XPUB}/${steps}/*)`, BITCOIN).code).toBe('unsupported');
+    expect(refusal(`pkh(${XPUB}/${'0/'.repeat(252)}*)`, BITCOIN).code).toBe('unsupported');
+    // The most steps a wallet may have still derive.
+    const most = Array.from({ length: MAX_BRANCH_STEPS }, () => '0').join('/');
+    expect(
+      deriveAddresses(parseWalletKey(`pkh(${XPUB}/${most}/*)`, BITCOIN), { branch: 0, from: 0, count: 1 }),
+    ).toHaveLength(1);
   });
 
   it('a wrong or malformed checksum', () => {

@@ -86,6 +86,9 @@ function pathText(steps: readonly number[]): string {
   return steps.map((s) => (s >= HARDENED ? `${s - HARDENED}'` : String(s))).join('/');
 }
 
+/** Most unhardened steps between a key and its addresses' index (a wallet has one: the branch). */
+export const MAX_BRANCH_STEPS = 8;
+
 /** What `parseWalletKey` makes of an extended public key or a descriptor: a key ready to derive from. */
 export class WalletKey {
   /** The chain whose addresses it derives. */
@@ -100,6 +103,12 @@ export class WalletKey {
   readonly descriptor: string;
   /** Number of branches: 2 (receive 0, change 1) for a bare key or a `<0;1>` descriptor, 1 for `…/0/*`. */
   readonly branchCount: 1 | 2;
+  /**
+   * What the addresses depend on, and nothing else: the chain's address encoding, the script, the key and the
+   * steps to each branch — not the origin (which only names paths) nor the checksum. Keys with one id derive the
+   * same addresses, so what was derived for one can serve the other.
+   */
+  readonly derivationId: string;
   readonly #node: HDKey;
   readonly #branches: number[][];
   readonly #nodes: (HDKey | undefined)[] = [];
@@ -111,6 +120,15 @@ export class WalletKey {
     origin: KeyOrigin | null,
     branches: number[][],
   ) {
+    // BIP32 serializes a depth in one byte: a key and its steps past 255 cannot be derived (nor written), and no
+    // wallet puts more than a few steps between its key and its addresses.
+    const below = Math.max(...branches.map((b) => b.length));
+    if (below > MAX_BRANCH_STEPS || node.depth + below + 1 > 255) {
+      throw new WalletKeyError(
+        'unsupported',
+        `a key at depth ${node.depth} with ${below} steps before its addresses is deeper than a wallet goes: at most ${MAX_BRANCH_STEPS} steps, and 255 levels in all`,
+      );
+    }
     this.chain = chain;
     this.script = script;
     this.origin = origin;
@@ -127,6 +145,8 @@ export class WalletKey {
       : '';
     const body = wrap(script, `${originText}${[this.xpub, ...steps, '*'].join('/')}`);
     this.descriptor = `${body}#${descriptorChecksum(body)}`;
+    const encoding = `${chain.bech32Hrp}:${chain.base58 ? `${chain.base58.pubkeyHash}.${chain.base58.scriptHash}` : '-'}`;
+    this.derivationId = `${encoding}:${wrap(script, [this.xpub, ...steps, '*'].join('/'))}`;
   }
 
   /** The node of a branch (0 receive, 1 change), derived once and kept: every address of it is one step below. */

@@ -57,7 +57,7 @@ export type ListDefinition<
   parent?(ctx: ListContext<P, X>): Promise<Parent>;
   /** Names the list a cursor belongs to (`blocks`, `address-txs:<address>`): other lists refuse its cursors. */
   scope(ctx: ListContext<P, X>, parent: Parent): string;
-  /** Reads up to `limit + 1` rows after the page request's position (or offset), in the key's order. */
+  /** Reads at least `limit + 1` rows (where there are) after the page request's position, in the key's order. */
   load(ctx: ListContext<P, X>, page: PageOf<K>, parent: Parent): Promise<RowOf<K>[]>;
   /** Body members besides the items, listed before them and read beside the page. */
   also?: { response: E; load(ctx: ListContext<P, X>, parent: Parent): Promise<z.output<z.ZodObject<E>>> };

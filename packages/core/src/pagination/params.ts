@@ -67,8 +67,8 @@ export function pageRequest(
 }
 
 /**
- * Cuts the `limit + 1` rows a store returned into a page and its pagination object (the extra row only
- * tells that a next page exists).
+ * Cuts the rows a store returned (at least `limit + 1` where that many exist) into a page and its pagination
+ * object (a row past the page only tells that a next page exists).
  */
 export function toPage<T>(
   rows: T[],

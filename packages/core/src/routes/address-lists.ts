@@ -19,13 +19,14 @@ export const addressListLimit = (identity: Identity) =>
 /**
  * The rate-limit points of a many-address request: 1, plus 1 per started ten distinct addresses it names
  * (1 + ⌈n / 10⌉: 2 for one to ten addresses, 6 for 50, 21 for 200), read from the query as sent, before it is
- * validated, so a refused request costs what it asked for.
+ * validated, so a refused request costs what it asked for — but never more than the most any caller may ask
+ * for (21): a URL of junk entries is refused at the price of a full request, not of a window's budget.
  * @example addressListCost(new URLSearchParams('addresses=a,b,c')) // 2
  */
 export function addressListCost(search: URLSearchParams): number {
   const text = search.get('addresses');
   const n = text === null ? 0 : new Set(addressListEntries(text)).size;
-  return 1 + Math.ceil(n / 10);
+  return 1 + Math.ceil(Math.min(n, ADDRESS_LIST_LIMITS.key) / 10);
 }
 
 /** The asked addresses, refused (400) when more than the caller may name. */
@@ -43,12 +44,23 @@ function asked(ctx: { query: { addresses: string[] }; identity: Identity }): str
   return addresses;
 }
 
+/**
+ * Refuses a legacy offset on a list merged from many addresses: each address would have to give up to 10,000
+ * more rows, so a page of 200 busy addresses could read two million. Such lists page by cursor only.
+ */
+export function refuseOffset(q: { offset?: number }): void {
+  if (q.offset)
+    throw new BadRequestError(
+      'offset is not accepted on a list merged from many addresses: follow pagination.nextCursor',
+    );
+}
+
 /** A list's scope: the set of addresses (sorted), so the order they are named in does not matter. */
 const setScope = (list: string, addresses: readonly string[]) => `${list}:${[...addresses].sort().join(',')}`;
 
 const addressesQuery = { addresses: addressListSchema };
 
-const LIMITS_TEXT = `At most ${ADDRESS_LIST_LIMITS.anonymous} distinct addresses without an API key, ${ADDRESS_LIST_LIMITS.key} with one; a request costs 1 + ⌈n / 10⌉ rate-limit points for n addresses.`;
+const LIMITS_TEXT = `At most ${ADDRESS_LIST_LIMITS.anonymous} distinct addresses without an API key, ${ADDRESS_LIST_LIMITS.key} with one; a request costs 1 + ⌈n / 10⌉ rate-limit points for n addresses (21 at most). The merged lists page by cursor only: a legacy offset is refused.`;
 
 /** The merged history, newest first by block position; one row per transaction however many addresses it touched. */
 export const multiAddressTxsKey = cursorKey(MultiAddressTxSchema, ['blockHeight', 'blockIndex'], {
@@ -92,7 +104,10 @@ export const addressListRoutes = [
     cost: addressListCost,
     items: 'txs',
     key: multiAddressTxsKey,
-    scope: (ctx) => setScope('address-list-txs', asked(ctx)),
+    scope: (ctx) => {
+      refuseOffset(ctx.query);
+      return setScope('address-list-txs', asked(ctx));
+    },
     load: (ctx, page) => ctx.store.listMultiAddressTxs(ctx.query.addresses, page),
     confirmations: 'blockHeight',
   }),
@@ -107,7 +122,10 @@ export const addressListRoutes = [
     cost: addressListCost,
     items: 'utxos',
     key: multiAddressUtxosKey,
-    scope: (ctx) => setScope('address-list-utxos', asked(ctx)),
+    scope: (ctx) => {
+      refuseOffset(ctx.query);
+      return setScope('address-list-utxos', asked(ctx));
+    },
     load: (ctx, page) => ctx.store.listMultiAddressUtxos(ctx.query.addresses, page),
     confirmations: 'blockHeight',
   }),

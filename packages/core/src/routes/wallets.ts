@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { tipKey } from '../api/tip.js';
 import { defineList, type ListContext } from '../pagination/list-route.js';
 import { intString } from '../pagination/params.js';
 import { defineRoute, type RouteContext } from '../route.js';
@@ -13,7 +12,7 @@ import {
   walletMaxDerived,
 } from '../wallet/discover.js';
 import { walletChainOf } from '../wallet/wallet-chain.js';
-import { multiAddressTxsKey, multiAddressUtxosKey } from './address-lists.js';
+import { multiAddressTxsKey, multiAddressUtxosKey, refuseOffset } from './address-lists.js';
 
 // A wallet named by its extended public key or output descriptor, in the query (`?key=`): a descriptor holds
 // `/`, `(`, `)`, `#`, `'`, `*`, `<`, `;`, which a path segment could only carry percent-encoded (docs/decisions.md).
@@ -57,11 +56,15 @@ export function walletCost(search: URLSearchParams): number {
 
 type WalletContext = Pick<
   RouteContext<unknown, { key: string; gap?: number }>,
-  'query' | 'store' | 'identity' | 'config' | 'tip' | 'memo'
+  'query' | 'store' | 'identity' | 'config' | 'tip' | 'memo' | 'memoAtTip'
 >;
 
-/** The wallet of the request's key at the indexed tip: discovered once per key, gap, bound and tip, then kept. */
-async function walletOf(ctx: WalletContext, quiet: boolean): Promise<WalletDiscovery> {
+/**
+ * The wallet of the request's key at the indexed tip: requests for one key, gap and bound at one tip within a
+ * second share one discovery (the per-tip memo, bounded in entries and time); the derived addresses themselves
+ * are kept longer, per key (`discoverWallet`).
+ */
+async function walletOf(ctx: WalletContext): Promise<WalletDiscovery> {
   const chain = await ctx.memo(
     'wallet:chain',
     async () => (await ctx.store.indexerState()).chain,
@@ -78,12 +81,10 @@ async function walletOf(ctx: WalletContext, quiet: boolean): Promise<WalletDisco
     `key: discovery would derive more than ${max} addresses on the ${branch === 0 ? 'receive' : 'change'} branch (used addresses followed by a gap of ${gap}); at most ${max} per branch ${
       ctx.identity.type === 'key' ? 'with an API key' : `without an API key (${bounds.key} with one)`
     }: read a wallet this deep address by address (/v1/addresses?addresses=…)`;
-  const discover = () => discoverWallet(ctx.store, key, gap, max, refusal);
   // A discovery is a function of the key, the gap and the indexed chain: at a given tip it can never change.
-  if (!ctx.tip) return discover();
-  return ctx.memo(`wallet:${tipKey(ctx.tip)}:${gap}:${max}:${key.descriptor}`, discover, () => true, {
-    quiet,
-  });
+  return ctx.memoAtTip(`wallet:${gap}:${max}:${key.descriptor}`, () =>
+    discoverWallet(ctx.store, key, gap, max, refusal),
+  );
 }
 
 /** The scope of a wallet list's cursors: the key (as its descriptor) and the gap. */
@@ -107,7 +108,7 @@ export const walletRoutes = [
     cost: walletCost,
     response: { wallet: WalletSchema },
     async handler(ctx) {
-      const w = await walletOf(ctx, false);
+      const w = await walletOf(ctx);
       const addresses = w.used.map((a) => a.address);
       const totals =
         addresses.length === 0
@@ -144,8 +145,11 @@ export const walletRoutes = [
     cost: walletCost,
     items: 'txs',
     key: multiAddressTxsKey,
-    parent: (ctx: ListCtx) => walletOf(ctx, true),
-    scope: (_ctx, w) => walletScope('wallet-txs', w),
+    parent: (ctx: ListCtx) => walletOf(ctx),
+    scope: (ctx, w) => {
+      refuseOffset(ctx.query);
+      return walletScope('wallet-txs', w);
+    },
     load: (ctx, page, w) =>
       w.used.length === 0
         ? Promise.resolve([])
@@ -166,8 +170,11 @@ export const walletRoutes = [
     cost: walletCost,
     items: 'utxos',
     key: multiAddressUtxosKey,
-    parent: (ctx: ListCtx) => walletOf(ctx, true),
-    scope: (_ctx, w) => walletScope('wallet-utxos', w),
+    parent: (ctx: ListCtx) => walletOf(ctx),
+    scope: (ctx, w) => {
+      refuseOffset(ctx.query);
+      return walletScope('wallet-utxos', w);
+    },
     load: (ctx, page, w) =>
       w.used.length === 0
         ? Promise.resolve([])

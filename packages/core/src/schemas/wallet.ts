@@ -52,7 +52,9 @@ export const WalletSchema = z
     ),
     txCount: Count.describe('Distinct transactions touching the wallet.'),
     utxoCount: Count,
-    derived: Count.describe('Addresses derived to discover the used ones (both branches).'),
+    derived: Count.describe(
+      'Addresses examined to discover the used ones, both branches: on each, up to the last used one and the gap after it.',
+    ),
     used: z
       .array(WalletUsedAddressSchema)
       .describe('Every used address (any history), receive then change, by index.'),

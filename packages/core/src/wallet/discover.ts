@@ -1,10 +1,12 @@
 import {
   deriveAddresses,
+  MAX_DERIVE_COUNT,
   parseWalletKey,
   type WalletChain,
   type WalletKey,
   WalletKeyError,
 } from '@explorer/chain';
+import { LRUCache } from 'lru-cache';
 import { BadRequestError } from '../errors.js';
 import type { Identity } from '../route.js';
 import type { WalletUsedAddress } from '../schemas/wallet.js';
@@ -22,6 +24,38 @@ export const WALLET_MAX_DERIVED = { anonymous: 2_000, key: 4_000 } as const;
 /** The most addresses a caller's request may derive per branch, under the API's configured bounds. */
 export const walletMaxDerived = (identity: Identity, bounds: { anonymous: number; key: number }) =>
   identity.type === 'key' ? bounds.key : bounds.anonymous;
+
+/** Most derived addresses kept for later requests, all keys together (about 100 bytes each). */
+export const DERIVED_ADDRESSES_KEPT = 200_000;
+
+/**
+ * Addresses derived so far of each key's branch, from index 0: derivation (about 0.35–0.9 ms an address) is the
+ * costly part of discovery, and it depends on the key alone (its `derivationId`) — not on the gap, the origin,
+ * the caller or the indexed tip — so a request for a key derives only what no earlier one did, however its gap or
+ * origin is written. Deterministic data, so one bounded cache serves every API of the process.
+ */
+const derivedCache = new LRUCache<string, string[]>({
+  maxSize: DERIVED_ADDRESSES_KEPT,
+  sizeCalculation: (list) => Math.max(1, list.length),
+});
+
+/** The addresses `from` to `from + count - 1` of a branch, derived only where no earlier request did. */
+function addressesOf(key: WalletKey, branch: number, from: number, count: number): string[] {
+  const id = `${key.derivationId}|${branch}`;
+  let list = derivedCache.get(id) ?? [];
+  if (list.length < from + count) {
+    list = [...list];
+    while (list.length < from + count) {
+      const n = Math.min(MAX_DERIVE_COUNT, from + count - list.length);
+      for (const a of deriveAddresses(key, { branch, from: list.length, count: n })) list.push(a.address);
+    }
+    derivedCache.set(id, list);
+  }
+  return list.slice(from, from + count);
+}
+
+/** Addresses looked up in one statement during discovery, at the least (a window is never smaller than the gap). */
+const LOOKUP_WINDOW = 100;
 
 /** A derived address with its place in the wallet. */
 interface Placed {
@@ -57,9 +91,10 @@ export function readWalletKey(text: string, chain: WalletChain): WalletKey {
 }
 
 /**
- * Finds a wallet's used addresses: each branch is derived in windows of `gap` addresses, each window looked up
- * in one statement (the address summaries: used = has any history), until `gap` unused ones follow the last
- * used. A branch that would need more than `max` derived addresses is refused with a 400.
+ * Finds a wallet's used addresses: each branch is examined from index 0 until `gap` unused addresses follow the
+ * last used one (BIP44's gap limit: an address past a longer hole is not found), the addresses looked up in
+ * windows of at least LOOKUP_WINDOW per statement (the address summaries: used = has any history). A branch that
+ * would need more than `max` addresses examined is refused with a 400.
  */
 export async function discoverWallet(
   store: Pick<Store, 'getAddresses'>,
@@ -72,32 +107,37 @@ export async function discoverWallet(
   const settled = await Promise.allSettled(
     branches.map(async (branch) => {
       const used: WalletUsedAddress[] = [];
+      // Index after the last used address, and the next index to examine: the branch ends once `gap` unused
+      // addresses follow the last used one (BIP44's gap limit, exactly, whatever the window).
       let next = 0;
       let from = 0;
       while (from < next + gap) {
-        if (from + gap > max) throw new BadRequestError(refusal(branch));
-        const window = deriveAddresses(key, { branch, from, count: gap });
-        const summaries = await store.getAddresses(window.map((a) => a.address));
+        if (next + gap > max) throw new BadRequestError(refusal(branch));
+        // At least LOOKUP_WINDOW addresses per statement, so a small gap does not mean a statement per address.
+        const start = from;
+        const window = addressesOf(key, branch, start, Math.min(Math.max(gap, LOOKUP_WINDOW), max - start));
+        const summaries = await store.getAddresses(window);
         for (const [i, s] of summaries.entries()) {
+          const index = start + i;
+          if (index >= next + gap) break;
+          from = index + 1;
           if (s.txCount === 0) continue;
-          const a = window[i]!;
           used.push({
             branch,
-            index: a.index,
-            path: a.path,
-            address: a.address,
+            index,
+            path: key.path(branch, index),
+            address: window[i]!,
             balance: s.balance,
             received: s.received,
             sent: s.sent,
             txCount: s.txCount,
             utxoCount: s.utxoCount,
           });
-          next = a.index + 1;
+          next = index + 1;
         }
-        from += gap;
       }
-      const [first] = deriveAddresses(key, { branch, from: next, count: 1 });
-      const placed: Placed = { branch, index: first!.index, path: first!.path, address: first!.address };
+      const [address] = addressesOf(key, branch, next, 1);
+      const placed: Placed = { branch, index: next, path: key.path(branch, next), address: address! };
       return { used, first: placed, derived: from };
     }),
   );

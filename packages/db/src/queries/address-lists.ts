@@ -2,7 +2,7 @@ import { multiAddressTxsKey, multiAddressUtxosKey, type PageOf } from '@explorer
 import type { Int8, Sql } from '../sql.js';
 import { cursorTxNo, heightOf, indexOf } from '../tx-no.js';
 import type { AddressQueryRow } from './addresses.js';
-import { keyset } from './keyset.js';
+import { keyset, pageRows } from './keyset.js';
 import { TX_COLUMNS, type TxQueryRow } from './txs.js';
 
 // Many addresses, one statement per page. The asked addresses (parameter $1, a text array) are resolved through
@@ -18,7 +18,8 @@ const ASKED = `(SELECT d.id, v.address, v.n FROM unnest($1::text[]) WITH ORDINAL
 /** Rows each address must give for the merged page: the page and its look-ahead row, plus a legacy offset. */
 function perAddressLimit(page: { limit: number; after: unknown; offset: number }, params: unknown[]): string {
   // keyset() pushed the offset last when it applies (no cursor): the same parameter widens every range.
-  return !page.after && page.offset > 0 ? `${page.limit + 1} + $${params.length}` : `${page.limit + 1}`;
+  const rows = pageRows(page.limit);
+  return !page.after && page.offset > 0 ? `${rows} + $${params.length}` : `${rows}`;
 }
 
 /** An address row with its label, in the order asked; the address columns are null for one never seen. */

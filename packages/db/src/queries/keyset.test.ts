@@ -1,6 +1,6 @@
 import { addressUtxosKey, blockOutputsKey, poolPayoutsKey, topMinersKey, txsKey } from '@explorer/core';
 import { describe, expect, it } from 'vitest';
-import { keyset } from './keyset.js';
+import { keyset, pageRows } from './keyset.js';
 
 describe('keyset SQL from a cursor key', () => {
   it('compares and orders the key columns downwards for a newest-first list, after the query parameters', () => {
@@ -22,10 +22,10 @@ describe('keyset SQL from a cursor key', () => {
     const first: unknown[] = [];
     const k = keyset(blockOutputsKey, { limit: 5, after: null, offset: 40 }, first, 'o');
     expect(k.where).toBe('TRUE');
-    expect(k.tail).toBe('ORDER BY o.block_index ASC, o.vout ASC LIMIT 6 OFFSET $1');
+    expect(k.tail).toBe('ORDER BY o.block_index ASC, o.vout ASC LIMIT 11 OFFSET $1');
     expect(first).toEqual([40]);
     const top = keyset(blockOutputsKey, { limit: 5, after: null, offset: 0 }, [], 'o');
-    expect(top.tail).toBe('ORDER BY o.block_index ASC, o.vout ASC LIMIT 6');
+    expect(top.tail).toBe('ORDER BY o.block_index ASC, o.vout ASC LIMIT 11');
     expect(() => keyset(blockOutputsKey, { limit: 1.5, after: null, offset: 0 }, [], 'o')).toThrow(
       RangeError,
     );
@@ -52,5 +52,12 @@ describe('keyset SQL from a cursor key', () => {
     keyset(topMinersKey, { limit: 1, after: [12, 13], offset: 0 }, [], 'm');
     // @ts-expect-error a column override names a key column
     keyset(txsKey, { limit: 1, after: null, offset: 0 }, [], 't', { vout: 'o.vout' });
+  });
+
+  it('reads a page and its look-ahead row rounded up to one of four sizes, so a statement has four texts', () => {
+    expect([0, 1, 10, 11, 20, 21, 50, 51, 100].map(pageRows)).toEqual([11, 11, 11, 21, 21, 51, 51, 101, 101]);
+    for (let limit = 1; limit <= 100; limit++) expect(pageRows(limit)).toBeGreaterThan(limit);
+    expect(new Set(Array.from({ length: 100 }, (_, i) => pageRows(i + 1))).size).toBe(4);
+    expect(() => pageRows(-1)).toThrow(RangeError);
   });
 });

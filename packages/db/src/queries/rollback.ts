@@ -2,6 +2,7 @@ import type { ChainEvent } from '@explorer/core';
 import { DERIVED_TABLES } from '../derived/index.js';
 import type { Sql } from '../sql.js';
 import { appendEvents } from './events.js';
+import { lockTip } from './ingest.js';
 
 /** A block named by height and hash. */
 export interface BlockRef {
@@ -38,6 +39,9 @@ export async function rollbackTo(
   forkHeight: number,
   opts: RollbackOptions = {},
 ): Promise<RollbackResult> {
+  // The tip row first, as every write of the index takes it: the mempool watcher's reading (which takes it in
+  // share mode) then never interleaves with a rollback.
+  await lockTip(tx);
   const removed = await tx.query<BlockRef>(
     'SELECT height, hash FROM blocks WHERE height > $1 ORDER BY height',
     [forkHeight],

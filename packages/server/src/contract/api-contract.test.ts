@@ -57,6 +57,9 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
       ...r,
       path: r.path.replace(path, `${path}?${query}`).replace(`${query}?`, `${query}&`),
     }));
+  // A list merged from many addresses: the same, but paged by cursor only (a legacy offset is refused).
+  const mergedListWith = (path: string, query: string) =>
+    listWith(path, query).map((r) => (r.path.includes('offset=') ? { ...r, status: 400 } : r));
   const zero = '0'.repeat(64);
   return {
     getOpenApiDocument: [{ path: '/v1/openapi.json', status: 200 }],
@@ -157,11 +160,11 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
       { path: `/v1/addresses?addresses=${s.busy}&limit=1`, status: 400 },
     ],
     listMultiAddressTxs: [
-      ...listWith('/v1/addresses/txs', `addresses=${s.busy},${s.address}`),
+      ...mergedListWith('/v1/addresses/txs', `addresses=${s.busy},${s.address}`),
       { path: '/v1/addresses/txs?addresses=x%00y', status: 400 },
     ],
     listMultiAddressUtxos: [
-      ...listWith('/v1/addresses/utxos', `addresses=${s.busy},${s.unseen}`),
+      ...mergedListWith('/v1/addresses/utxos', `addresses=${s.busy},${s.unseen}`),
       { path: '/v1/addresses/utxos', status: 400 },
     ],
     listAddressMempool: [
@@ -182,11 +185,11 @@ function requests(s: Samples): Record<string, { path: string; status: number }[]
       { path: '/v1/wallet?key=tpubnonsense', status: 400 },
       { path: `/v1/wallet?key=${WALLET_TPUB}&limit=1`, status: 400 },
     ],
-    listWalletTxs: listWith('/v1/wallet/txs', `key=${WALLET_TPUB}`).map((r) =>
+    listWalletTxs: mergedListWith('/v1/wallet/txs', `key=${WALLET_TPUB}`).map((r) =>
       r.status === 200 ? { ...r, status: walletOk(s) } : r,
     ),
     listWalletUtxos: [
-      ...listWith('/v1/wallet/utxos', `key=${WALLET_TPUB}`).map((r) =>
+      ...mergedListWith('/v1/wallet/utxos', `key=${WALLET_TPUB}`).map((r) =>
         r.status === 200 ? { ...r, status: walletOk(s) } : r,
       ),
       { path: '/v1/wallet/utxos?key=', status: 400 },

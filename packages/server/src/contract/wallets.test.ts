@@ -87,12 +87,12 @@ describe.each(testDrivers())('wallets from an extended public key on the devnet 
       path: '1/5',
       address: change.at(-1)!.address,
     });
-    // Windows of 20 until 20 unused follow the last used: 40 on each branch.
-    expect(wallet.derived).toBe(80);
-    // A gap of 3 still finds them all (they are contiguous), in more windows.
+    // Up to the last used address and the 20 after it, on each branch: 10 + 20 and 5 + 20.
+    expect(wallet.derived).toBe(55);
+    // A gap of 3 still finds them all (they are contiguous), examining 3 past the last used on each branch.
     const { wallet: narrow } = await get(`/v1/wallet?key=${enc(TPUB)}&gap=3`, 'getWallet');
     expect(narrow.used).toEqual(wallet.used);
-    expect(narrow.derived).toBe(15 + 9);
+    expect(narrow.derived).toBe(13 + 8);
   });
 
   it('equals what the many-address endpoints give for its used addresses', async () => {
