@@ -1,7 +1,7 @@
 import { multiAddressTxsKey, multiAddressUtxosKey, type PageOf } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
-import { cursorTxNo, heightOf, indexOf } from '../tx-no.js';
-import type { AddressQueryRow } from './addresses.js';
+import { cursorTxNo, heightOf } from '../tx-no.js';
+import { type AddressQueryRow, type UtxoQueryRow, utxoPageSql } from './addresses.js';
 import { keyset, pageRows } from './keyset.js';
 import { TX_COLUMNS, type TxQueryRow } from './txs.js';
 
@@ -81,18 +81,8 @@ export function selectMultiAddressTxs(
 }
 
 /** An unspent output of one of the asked addresses. */
-export interface MultiAddressUtxoQueryRow {
-  txid: string;
-  vout: number;
+export interface MultiAddressUtxoQueryRow extends UtxoQueryRow {
   address: string;
-  value: Int8;
-  block_height: number;
-  block_hash: string;
-  block_index: number;
-  time: number;
-  script_type: string;
-  script_hex: string;
-  is_coinbase: boolean;
 }
 
 /** The addresses' unspent outputs merged, newest first by creating position (one statement). */
@@ -108,19 +98,16 @@ export function selectMultiAddressUtxos(
   });
   const each = perAddressLimit(page, params);
   return sql.query<MultiAddressUtxoQueryRow>(
-    `SELECT encode(t.txid, 'hex') AS txid, u.vout, u.address, o.value, ${heightOf('u.tx_no')} AS block_height,
-            b.hash AS block_hash, ${indexOf('u.tx_no')} AS block_index, b.time, o.script_type,
-            encode(o.script, 'hex') AS script_hex, ${indexOf('u.tx_no')} = 0 AS is_coinbase
-     FROM (SELECT u.tx_no, u.vout, u.address
-           FROM ${ASKED} q
-           CROSS JOIN LATERAL (SELECT u.tx_no, u.vout, q.address FROM utxos u
-                               WHERE u.address_id = q.id AND ${k.where}
-                               ORDER BY u.tx_no DESC, u.vout DESC LIMIT ${each}) u
-           ${k.tail}) u
-     JOIN outputs o ON o.tx_no = u.tx_no AND o.vout = u.vout
-     JOIN txs t ON t.tx_no = u.tx_no
-     JOIN blocks b ON b.height = ${heightOf('u.tx_no')}
-     ${k.order}`,
+    utxoPageSql(
+      `SELECT u.tx_no, u.vout, u.address
+       FROM ${ASKED} q
+       CROSS JOIN LATERAL (SELECT u.tx_no, u.vout, q.address FROM utxos u
+                           WHERE u.address_id = q.id AND ${k.where}
+                           ORDER BY u.tx_no DESC, u.vout DESC LIMIT ${each}) u
+       ${k.tail}`,
+      k.order,
+      'u.address',
+    ),
     params,
     'address-lists.utxos',
   );

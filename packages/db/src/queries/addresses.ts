@@ -126,6 +126,21 @@ export interface UtxoQueryRow {
   is_coinbase: boolean;
 }
 
+/**
+ * A page of unspent outputs: `page` selects `u.tx_no, u.vout` (and the columns `extra` names, e.g. `u.address`)
+ * of the page's outputs in its order; their output, transaction and block are joined here, one row each. Every
+ * UTXO list reads its page through this.
+ */
+export const utxoPageSql = (page: string, order: string, extra = '') =>
+  `SELECT encode(t.txid, 'hex') AS txid, u.vout${extra ? `, ${extra}` : ''}, o.value, ${heightOf('u.tx_no')} AS block_height,
+          b.hash AS block_hash, ${indexOf('u.tx_no')} AS block_index, b.time, o.script_type,
+          encode(o.script, 'hex') AS script_hex, ${indexOf('u.tx_no')} = 0 AS is_coinbase
+   FROM (${page}) u
+   JOIN outputs o ON o.tx_no = u.tx_no AND o.vout = u.vout
+   JOIN txs t ON t.tx_no = u.tx_no
+   JOIN blocks b ON b.height = ${heightOf('u.tx_no')}
+   ${order}`;
+
 /** Unspent outputs of an address, newest first (served by the unspent outputs' index by address). */
 export function selectAddressUtxos(
   sql: Sql,
@@ -138,14 +153,10 @@ export function selectAddressUtxos(
     pack: ([h, i, vout]) => [cursorTxNo(Number(h), Number(i)), vout],
   });
   return sql.query<UtxoQueryRow>(
-    `SELECT encode(t.txid, 'hex') AS txid, u.vout, o.value, ${heightOf('u.tx_no')} AS block_height,
-            b.hash AS block_hash, ${indexOf('u.tx_no')} AS block_index, b.time, o.script_type,
-            encode(o.script, 'hex') AS script_hex, ${indexOf('u.tx_no')} = 0 AS is_coinbase
-     FROM (SELECT u.tx_no, u.vout FROM utxos u WHERE u.address_id = ${ADDRESS_ID} AND ${k.where} ${k.tail}) u
-     JOIN outputs o ON o.tx_no = u.tx_no AND o.vout = u.vout
-     JOIN txs t ON t.tx_no = u.tx_no
-     JOIN blocks b ON b.height = ${heightOf('u.tx_no')}
-     ${k.order}`,
+    utxoPageSql(
+      `SELECT u.tx_no, u.vout FROM utxos u WHERE u.address_id = ${ADDRESS_ID} AND ${k.where} ${k.tail}`,
+      k.order,
+    ),
     params,
     'addresses.utxos',
   );
