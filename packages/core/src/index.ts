@@ -140,4 +140,3 @@ export type * from './store-market.js';
 export { MARKET_CHART_DAYS } from './store-market.js';
 export type * from './store-search.js';
 export { WALLET_GAP, WALLET_MAX_DERIVED } from './wallet/discover.js';
-export { walletChainOf } from './wallet/wallet-chain.js';

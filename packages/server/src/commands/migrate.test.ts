@@ -17,6 +17,8 @@ const plan = [
   '    drops the indexed blocks, certificates, transactions and addresses, and the statistics made from them',
   '    keeps API keys, webhooks and their deliveries, the events log, market data, and pool and label definitions',
   '    then the indexer indexes the chain again from the node, as in a first sync: 3 blocks (up to height 2) to index again',
+  // Later migrations that keep the index are listed by version and name.
+  ...migrations.filter((m) => m.version > 10).map((m) => `  ${m.version} ${m.name}`),
 ];
 const refusal =
   /^explorer-server: (migrate|start) failed: the database holds an index of 3 blocks \(up to height 2\), and schema version 10 \(storage-v2\) rebuilds the chain index from the node: .* Nothing of it was applied \(schema at version 9\); to rebuild, run `explorer-server migrate --rebuild` \(docs\/operations\.md#upgrading\)$/;
