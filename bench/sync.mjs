@@ -7,7 +7,7 @@
 // Core's (verbose JSON, the bitcoin profile).
 // --keep NAME leaves the indexed database behind as NAME (the serving benchmark reads it).
 // Needs a built workspace (pnpm build) and PostgreSQL (default postgres://postgres@127.0.0.1:5432/postgres).
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -131,6 +131,8 @@ const [{ n: txs }] = await sql.query('SELECT count(*)::int8 AS n FROM txs');
 await indexer.stop();
 await sql.close();
 devnet.kill('SIGTERM');
+// The devnet's pool and label files, written for this run only.
+rmSync(defsDir, { recursive: true, force: true });
 
 // The ceiling: every row the sync wrote, streamed out of its database with COPY … TO and into a freshly
 // migrated one with COPY … FROM, table by table in one transaction, with the same indexes in place.

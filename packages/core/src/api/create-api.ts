@@ -246,8 +246,12 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
         );
       const refused = refusalOf(request) ?? caller.refused;
       if (refused) throw refused;
-      // The URL as sent (path and query) and the tip it is answered at name a chain-derived body.
-      const key = tip ? `${target.pathname}${target.search}@${tipKey(tip)}` : null;
+      // The URL as sent (path and query) and the tip it is answered at name a chain-derived body, per kind of
+      // caller: some answers depend on it (an API key allows longer address lists and deeper wallets), so a
+      // body rendered for a key is never served to an anonymous caller, who would have been refused.
+      const key = tip
+        ? `${caller.identity.type === 'key' ? 'key:' : ''}${target.pathname}${target.search}@${tipKey(tip)}`
+        : null;
       // A body kept under this key was rendered for this very URL: routed, validated and run already.
       const kept =
         key !== null && (method === 'GET' || method === 'HEAD') ? responses?.peek(key, now) : undefined;

@@ -295,6 +295,23 @@ describe.each(testDrivers())('many addresses in one request on the devnet (%s)',
       );
     });
 
+    it('never serves an anonymous caller a list answered for an API key (the response cache keeps them apart)', async () => {
+      const list60 = Array.from({ length: 60 }, (_, i) => unseen(i)).join(',');
+      for (const path of [`/v1/addresses?addresses=${list60}`, `/v1/addresses/utxos?addresses=${list60}`]) {
+        const keyed = await fetchAs(path, true);
+        expect(keyed.status).toBe(200);
+        await keyed.arrayBuffer();
+        // At once, at the same tip: the keyed body is in the response cache under this very URL.
+        const anon = await fetchAs(path);
+        expect(anon.status).toBe(400);
+        expect((await anon.json()).error).toMatch(/names 60 distinct addresses; at most 50/);
+        // And a keyed caller still shares what another keyed caller rendered.
+        const again = await fetchAs(path, true);
+        expect(again.status).toBe(200);
+        await again.arrayBuffer();
+      }
+    });
+
     it('answers a URL past MAX_URL_LENGTH with the 414 envelope, and one past the header limit with 431', async () => {
       const list230 = Array.from({ length: 230 }, (_, i) => unseen(i));
       const long = await fetchAs(`/v1/addresses/txs?addresses=${list230.join(',')}`, true);
