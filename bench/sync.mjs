@@ -177,7 +177,8 @@ await admin.close();
 const result = {
   date: new Date().toISOString(),
   machine: machineInfo(),
-  command: `node bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock} --dialect ${dialect}${values.keep ? ` --keep ${values.keep}` : ''}`,
+  // Node's own flags too (a heap cap changes the RSS measured).
+  command: `${['node', ...process.execArgv].join(' ')} bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock} --dialect ${dialect}${values.keep ? ` --keep ${values.keep}` : ''}${values['no-copy'] ? ' --no-copy' : ''}`,
   dialect,
   chain: { blocks: applied, txs, generateSeconds: Math.round(generateSeconds) },
   sync: {

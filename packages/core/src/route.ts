@@ -171,8 +171,9 @@ export interface RouteDefinition<
   stream?: { contentType: string; description: string };
   /**
    * The body is a function of the URL and the indexed chain (with its pool and label definitions) alone — not
-   * of the caller, the node, the market provider or the clock — so the API may serve the body it rendered for
-   * the same URL at the same indexed tip within `responseCacheMs` (meta.cached true).
+   * of the caller's identity, the node, the market provider or the clock — so the API may serve the body it
+   * rendered for the same URL at the same indexed tip, to a caller of the same kind (anonymous or with an API
+   * key: their limits differ), within `responseCacheMs` (meta.cached true).
    */
   perTip?: boolean;
   /**

@@ -313,6 +313,35 @@ describe('responses of chain-derived routes, shared per URL and indexed tip', ()
     expect(state.calls).toBe(4);
   });
 
+  it('keeps the bodies it rendered for an API key apart from anonymous ones', async () => {
+    const api = createExplorerApi({
+      store: blockStore().store,
+      routes: v1Routes,
+      clock: () => 1_000_000,
+      config: { tipCacheMs: 0 },
+      authenticate: async (key) => {
+        if (key !== 'good-key') throw new Error('unexpected key');
+        return { type: 'key', keyId: 'k1', name: 'wallet', tier: 'default' };
+      },
+    });
+    /** Whether the response cache answered (the block itself may come from the final-data cache either way). */
+    const responseCache = async (withKey: boolean) => {
+      const told: { responseCache?: string }[] = [];
+      const init = withKey ? { headers: { 'x-api-key': 'good-key' } } : {};
+      const res = await api.handle(new Request('http://x/v1/blocks/5', init), {
+        answered: (f) => told.push(f as { responseCache?: string }),
+      });
+      expect(res.status).toBe(200);
+      return told[0]?.responseCache;
+    };
+    // The clock is pinned: only the caller's kind tells these apart.
+    expect(await responseCache(true)).toBe('miss');
+    expect(await responseCache(true)).toBe('hit');
+    expect(await responseCache(false)).toBe('miss');
+    expect(await responseCache(false)).toBe('hit');
+    expect(await responseCache(true)).toBe('hit');
+  });
+
   it('tells a host which route answered, by its template, and whether from a cache', async () => {
     const api = createExplorerApi({ store: blockStore().store, routes: v1Routes, clock: () => 1_000_000 });
     const facts = async (path: string, method = 'GET') => {

@@ -25,7 +25,8 @@ export interface RenderedBody {
 const OVERHEAD = 256;
 
 /**
- * The response cache: rendered bodies of chain-derived (`perTip`) routes keyed by URL and indexed tip, shared
+ * The response cache: rendered bodies of chain-derived (`perTip`) routes keyed by URL, indexed tip and kind of
+ * caller (anonymous or with an API key, whose limits are wider), shared
  * for `responseCacheMs` within `responseCacheBytes`; null when either is 0, or CACHE_ENTRIES=0 turns every
  * in-process cache off.
  */
