@@ -20,6 +20,7 @@ import {
   selectWalletTotals,
 } from './queries/address-lists.js';
 import {
+  type AddressQueryRow,
   selectAddress,
   selectAddressFlows,
   selectAddressTxs,
@@ -123,6 +124,26 @@ function toInput(r: InputQueryRow): Input {
     label: r.label,
     value: amountText(r.value),
     sequence: r.sequence,
+  };
+}
+
+/** An address's summary from its totals (null: the index has not seen it) and its label (one address or many). */
+function toAddressSummary(
+  address: string,
+  a: Omit<AddressQueryRow, 'address'> | null,
+  label: AddressSummary['label'],
+): AddressSummary {
+  return {
+    address,
+    seen: a !== null,
+    label,
+    balance: amountText(a?.balance),
+    received: amountText(a?.received),
+    sent: amountText(a?.sent),
+    txCount: a?.tx_count ?? 0,
+    utxoCount: a?.utxo_count ?? 0,
+    firstSeen: a ? { height: a.first_seen_height, time: a.first_seen_time } : null,
+    lastSeen: a ? { height: a.last_seen_height, time: a.last_seen_time } : null,
   };
 }
 
@@ -379,18 +400,7 @@ export function createSqlStore(sql: Sql): Store {
 
     async getAddress(address): Promise<AddressSummary> {
       const [a, label] = await Promise.all([selectAddress(sql, address), selectLabel(sql, address)]);
-      return {
-        address,
-        seen: a !== null,
-        label,
-        balance: amountText(a?.balance),
-        received: amountText(a?.received),
-        sent: amountText(a?.sent),
-        txCount: a?.tx_count ?? 0,
-        utxoCount: a?.utxo_count ?? 0,
-        firstSeen: a ? { height: a.first_seen_height, time: a.first_seen_time } : null,
-        lastSeen: a ? { height: a.last_seen_height, time: a.last_seen_time } : null,
-      };
+      return toAddressSummary(address, a, label);
     },
     async listAddressMempoolTxs(address, page) {
       return (await selectAddressMempoolTxs(sql, address, page)).map((r) => ({
@@ -468,18 +478,13 @@ export function createSqlStore(sql: Sql): Store {
       };
     },
     async getAddresses(addresses) {
-      return (await selectAddresses(sql, addresses)).map((a) => ({
-        address: a.address,
-        seen: a.seen,
-        label: a.label === null ? null : { label: a.label, kind: a.kind ?? '' },
-        balance: amountText(a.balance),
-        received: amountText(a.received),
-        sent: amountText(a.sent),
-        txCount: a.tx_count ?? 0,
-        utxoCount: a.utxo_count ?? 0,
-        firstSeen: a.seen ? { height: a.first_seen_height, time: a.first_seen_time } : null,
-        lastSeen: a.seen ? { height: a.last_seen_height, time: a.last_seen_time } : null,
-      }));
+      return (await selectAddresses(sql, addresses)).map((a) =>
+        toAddressSummary(
+          a.address,
+          a.seen ? a : null,
+          a.label === null ? null : { label: a.label, kind: a.kind ?? '' },
+        ),
+      );
     },
     async getWalletTotals(addresses) {
       const t = await selectWalletTotals(sql, addresses);
