@@ -44,6 +44,29 @@ export interface SearchLabelRow {
   kind: string;
 }
 
+/** What /v1/search looks up for one term (see SearchStore.search). */
+export interface SearchQuery {
+  height: number | null;
+  hash: string | null;
+  addresses: readonly string[];
+  text: string;
+  labelLimit: number;
+}
+
+/** What one search found, part by part. */
+export interface SearchResults {
+  /** The block at the asked height, if indexed. */
+  height: SearchBlockRow | null;
+  /** The block with the asked hash, if indexed. */
+  block: SearchBlockRow | null;
+  /** The transaction with the asked txid, if indexed. */
+  tx: SearchTxRow | null;
+  /** One row per asked address, in the order asked. */
+  addresses: SearchAddressRow[];
+  pools: SearchPoolRow[];
+  labels: SearchLabelRow[];
+}
+
 /**
  * The reads of /v1/search, /v1/search/suggest and /v1/known-addresses. `@explorer/db` implements it
  * (`createSearchStore`); it is meant to be merged into `Store`.
@@ -51,18 +74,14 @@ export interface SearchLabelRow {
 export interface SearchStore {
   /** The indexed blocks among `heights`, ascending. */
   searchBlocksAtHeights(heights: readonly number[]): Promise<SearchBlockRow[]>;
-  /** The block with this hash and the transaction with this txid (lowercase hex), where indexed: one lookup. */
-  searchHash(hash: string): Promise<{ block: SearchBlockRow | null; tx: SearchTxRow | null }>;
-  /** One row per given address (same order), saying whether it is seen, labelled, a miner. */
-  searchAddresses(addresses: readonly string[]): Promise<SearchAddressRow[]>;
   /**
-   * In one lookup: pools whose id or name equals `text` case-insensitively, by name (plus `unknown` when it has
-   * blocks); and addresses whose label equals `text` case-insensitively, at most `labelLimit`, by address.
+   * Everything a search term can name, in one lookup: the block at `height`, the block with hash `hash` and the
+   * transaction with that txid (lowercase hex), one row per address of `addresses` (same order), pools whose id
+   * or name equals `text` case-insensitively (by name, plus `unknown` when it has blocks), and at most
+   * `labelLimit` addresses whose label equals `text` case-insensitively (by address). A part whose input is
+   * null (or an empty list) is not looked up.
    */
-  searchNames(
-    text: string,
-    labelLimit: number,
-  ): Promise<{ pools: SearchPoolRow[]; labels: SearchLabelRow[] }>;
+  search(query: SearchQuery): Promise<SearchResults>;
   /**
    * In one lookup: blocks whose hash and transactions whose txid start with `prefix` (lowercase hex), each in
    * key order and at most `limit`.

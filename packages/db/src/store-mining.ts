@@ -10,7 +10,7 @@ import type {
   Pouw,
   Store,
 } from '@explorer/core';
-import { chainIdentity, toBlock } from './mappers.js';
+import { chainIdentity, dateOfDay, toBlock } from './mappers.js';
 import {
   type DailyStatsQueryRow,
   PROOF_SIZE_EDGES,
@@ -52,7 +52,6 @@ const FORKS = [
 
 /** Work represented by one unit of difficulty (hashes). */
 const WORK_PER_DIFFICULTY = 2 ** 32;
-const dateOfDay = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
 const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
 const daily = (rows: { day: number; blocks: number }[]): DailyBlocks[] =>
   rows.map((r) => ({ date: dateOfDay(r.day), blocks: r.blocks }));

@@ -1,20 +1,19 @@
 import type { SearchStore } from '@explorer/core';
 import {
-  type HashMatchesQueryRow,
+  type HexMatchQueryRow,
+  type SearchQueryRow,
   selectBlocksAtHeights,
-  selectHashMatches,
   selectHexPrefixMatches,
   selectKnownLabels,
   selectKnownPools,
-  selectNameMatches,
-  selectSearchAddresses,
+  selectSearch,
   selectSuggestAddresses,
   selectSuggestPools,
 } from './queries/search.js';
 import type { Sql } from './sql.js';
 
 /** Blocks and transactions of one hash or prefix lookup, each in the order the statement gave them. */
-function splitHexMatches(rows: readonly HashMatchesQueryRow[]) {
+function splitHexMatches(rows: readonly HexMatchQueryRow[]) {
   return {
     blocks: rows.flatMap((r) => (r.kind === 'block' ? [{ height: r.height, hash: r.id }] : [])),
     txs: rows.flatMap((r) => (r.kind === 'tx' ? [{ txid: r.id, blockHeight: r.height }] : [])),
@@ -30,29 +29,23 @@ export function createSearchStore(sql: Sql): SearchStore {
   return {
     searchBlocksAtHeights: (heights) =>
       heights.length === 0 ? Promise.resolve([]) : selectBlocksAtHeights(sql, heights),
-    async searchHash(hash) {
-      const { blocks, txs } = splitHexMatches(await selectHashMatches(sql, hash));
-      return { block: blocks[0] ?? null, tx: txs[0] ?? null };
-    },
-    async searchAddresses(addresses) {
-      if (addresses.length === 0) return [];
-      const rows = await selectSearchAddresses(sql, addresses);
-      return rows.map((r) => ({
-        address: r.address,
-        seen: r.seen,
-        label: r.label,
-        minerBlocks: r.miner_blocks,
-      }));
-    },
-    async searchNames(text, labelLimit) {
-      const rows = await selectNameMatches(sql, text, labelLimit);
+    async search(query) {
+      const rows = await selectSearch(sql, query);
+      const of = (kind: SearchQueryRow['kind']) => rows.filter((r) => r.kind === kind);
+      const block = (r: SearchQueryRow | undefined) => (r ? { height: r.height!, hash: r.id } : null);
+      const tx = of('tx')[0];
       return {
-        pools: rows.flatMap((r) =>
-          r.kind === 'pool' ? [{ id: r.id, name: r.name, blocks: r.blocks ?? 0 }] : [],
-        ),
-        labels: rows.flatMap((r) =>
-          r.kind === 'label' ? [{ address: r.id, label: r.name, kind: r.label_kind ?? '' }] : [],
-        ),
+        height: block(of('height')[0]),
+        block: block(of('block')[0]),
+        tx: tx ? { txid: tx.id, blockHeight: tx.height! } : null,
+        addresses: of('address').map((r) => ({
+          address: r.id,
+          seen: r.seen === true,
+          label: r.name,
+          minerBlocks: r.blocks,
+        })),
+        pools: of('pool').map((r) => ({ id: r.id, name: r.name!, blocks: r.blocks ?? 0 })),
+        labels: of('label').map((r) => ({ address: r.id, label: r.name!, kind: r.label_kind ?? '' })),
       };
     },
     async suggestHex(prefix, limit) {

@@ -62,72 +62,56 @@ const KIND_ORDER: Record<SearchMatch['kind'], number> = {
   label: 5,
 };
 
-/** Resolves a query to every kind of thing it names, best match first. */
+/** Resolves a query to every kind of thing it names, best match first (one store lookup). */
 async function search(store: SearchStore, q: string): Promise<SearchMatch[]> {
+  const height = /^\d{1,10}$/.test(q) && Number(q) <= MAX_HEIGHT ? Number(q) : null;
+  const hash = /^[0-9a-fA-F]{64}$/.test(q) ? q.toLowerCase() : null;
+  // Bech32 may be written in upper case (QR codes); the index stores the lower-case form.
+  const addresses = !ADDRESS_SHAPE.test(q)
+    ? []
+    : q === q.toUpperCase() && q !== q.toLowerCase()
+      ? [q, q.toLowerCase()]
+      : [q];
+  const found = await store.search({ height, hash, addresses, text: q, labelLimit: SEARCH_MAX_LABELS });
   const matches: SearchMatch[] = [];
-  const tasks: Promise<void>[] = [];
-
-  if (/^\d{1,10}$/.test(q) && Number(q) <= MAX_HEIGHT) {
-    tasks.push(
-      store.searchBlocksAtHeights([Number(q)]).then((rows) => {
-        for (const b of rows)
-          matches.push({ kind: 'block', id: b.hash, label: null, path: blockPath(b.hash), height: b.height });
-      }),
-    );
-  }
-  if (/^[0-9a-fA-F]{64}$/.test(q)) {
-    const hex = q.toLowerCase();
-    tasks.push(
-      store.searchHash(hex).then(({ block: b, tx: t }) => {
-        if (b)
-          matches.push({ kind: 'block', id: b.hash, label: null, path: blockPath(b.hash), height: b.height });
-        if (t)
-          matches.push({
-            kind: 'transaction',
-            id: t.txid,
-            label: null,
-            path: txPath(t.txid),
-            height: t.blockHeight,
-          });
-      }),
-    );
-  }
-  if (ADDRESS_SHAPE.test(q)) {
-    // Bech32 may be written in upper case (QR codes); the index stores the lower-case form.
-    const candidates = q === q.toUpperCase() && q !== q.toLowerCase() ? [q, q.toLowerCase()] : [q];
-    tasks.push(
-      store.searchAddresses(candidates).then((rows) => {
-        const known = rows.find((r) => r.seen || r.label !== null || r.minerBlocks !== null);
-        const valid = hasValidAddressChecksum(q);
-        const row = known ?? (valid ? rows[rows.length - 1] : undefined);
-        if (!row) return;
+  const block = (b: { hash: string; height: number }) =>
+    matches.push({ kind: 'block', id: b.hash, label: null, path: blockPath(b.hash), height: b.height });
+  if (found.height) block(found.height);
+  if (found.block) block(found.block);
+  if (found.tx)
+    matches.push({
+      kind: 'transaction',
+      id: found.tx.txid,
+      label: null,
+      path: txPath(found.tx.txid),
+      height: found.tx.blockHeight,
+    });
+  if (found.addresses.length > 0) {
+    const rows = found.addresses;
+    const known = rows.find((r) => r.seen || r.label !== null || r.minerBlocks !== null);
+    const row = known ?? (hasValidAddressChecksum(q) ? rows[rows.length - 1] : undefined);
+    if (row) {
+      matches.push({
+        kind: 'address',
+        id: row.address,
+        label: row.label,
+        path: addressPath(row.address),
+        seen: row.seen,
+      });
+      if (row.minerBlocks !== null)
         matches.push({
-          kind: 'address',
+          kind: 'miner',
           id: row.address,
           label: row.label,
-          path: addressPath(row.address),
-          seen: row.seen,
+          path: minerPath(row.address),
+          blocks: row.minerBlocks,
         });
-        if (row.minerBlocks !== null)
-          matches.push({
-            kind: 'miner',
-            id: row.address,
-            label: row.label,
-            path: minerPath(row.address),
-            blocks: row.minerBlocks,
-          });
-      }),
-    );
+    }
   }
-  tasks.push(
-    store.searchNames(q, SEARCH_MAX_LABELS).then(({ pools, labels }) => {
-      for (const p of pools)
-        matches.push({ kind: 'pool', id: p.id, label: p.name, path: poolPath(p.id), blocks: p.blocks });
-      for (const l of labels)
-        matches.push({ kind: 'label', id: l.address, label: l.label, path: addressPath(l.address) });
-    }),
-  );
-  await Promise.all(tasks);
+  for (const p of found.pools)
+    matches.push({ kind: 'pool', id: p.id, label: p.name, path: poolPath(p.id), blocks: p.blocks });
+  for (const l of found.labels)
+    matches.push({ kind: 'label', id: l.address, label: l.label, path: addressPath(l.address) });
   // A stable sort keeps each kind's own order (pools by name, labels by address).
   return matches.sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
 }

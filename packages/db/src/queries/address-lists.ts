@@ -1,7 +1,12 @@
 import { multiAddressTxsKey, multiAddressUtxosKey, type PageOf } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
 import { cursorTxNo, heightOf } from '../tx-no.js';
-import { type AddressQueryRow, type UtxoQueryRow, utxoPageSql } from './addresses.js';
+import {
+  ADDRESS_SUMMARY_COLUMNS,
+  type AddressSummaryQueryRow,
+  type UtxoQueryRow,
+  utxoPageSql,
+} from './addresses.js';
 import { keyset, pageRows } from './keyset.js';
 import { TX_COLUMNS, type TxQueryRow } from './txs.js';
 
@@ -22,23 +27,14 @@ function perAddressLimit(page: { limit: number; after: unknown; offset: number }
   return !page.after && page.offset > 0 ? `${rows} + $${params.length}` : `${rows}`;
 }
 
-/** An address row with its label, in the order asked; the address columns are null for one never seen. */
-export interface AddressListQueryRow extends Omit<AddressQueryRow, 'address'> {
-  address: string;
-  seen: boolean;
-  label: string | null;
-  kind: string | null;
-}
-
 /** The totals and labels of the addresses, in the order given (one statement). */
-export function selectAddresses(sql: Sql, addresses: readonly string[]): Promise<AddressListQueryRow[]> {
-  return sql.query<AddressListQueryRow>(
-    `SELECT v.address, a.address IS NOT NULL AS seen, a.balance, a.received, a.sent, a.tx_count, a.utxo_count,
-            a.first_seen_height, a.first_seen_time, a.last_seen_height, a.last_seen_time, l.label, l.kind
-     FROM unnest($1::text[]) WITH ORDINALITY AS v(address, n)
-     LEFT JOIN addresses a ON a.address = v.address
-     LEFT JOIN known_labels l ON l.address = v.address
-     ORDER BY v.n`,
+export function selectAddresses(sql: Sql, addresses: readonly string[]): Promise<AddressSummaryQueryRow[]> {
+  return sql.query<AddressSummaryQueryRow>(
+    `SELECT ${ADDRESS_SUMMARY_COLUMNS}
+     FROM unnest($1::text[]) WITH ORDINALITY AS q(address, n)
+     LEFT JOIN addresses a ON a.address = q.address
+     LEFT JOIN known_labels l ON l.address = q.address
+     ORDER BY q.n`,
     [addresses],
     'address-lists.summaries',
   );

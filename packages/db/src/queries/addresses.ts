@@ -38,17 +38,30 @@ export async function selectAddress(sql: Sql, address: string): Promise<AddressQ
   return row ?? null;
 }
 
-/** The label of one address. */
-export async function selectLabel(
-  sql: Sql,
-  address: string,
-): Promise<{ label: string; kind: string } | null> {
-  const [row] = await sql.query<{ label: string; kind: string }>(
-    'SELECT label, kind FROM known_labels WHERE address = $1',
+/** An address's totals and label; the totals are null for an address the index has not seen. */
+export interface AddressSummaryQueryRow extends Omit<AddressQueryRow, 'address'> {
+  address: string;
+  seen: boolean;
+  label: string | null;
+  kind: string | null;
+}
+
+/** The columns of an address summary, from the asked address `q`, its totals `a` and its label `l`. */
+export const ADDRESS_SUMMARY_COLUMNS = `q.address, a.address IS NOT NULL AS seen, a.balance, a.received, a.sent,
+  a.tx_count, a.utxo_count, a.first_seen_height, a.first_seen_time, a.last_seen_height, a.last_seen_time,
+  l.label, l.kind`;
+
+/** The totals and label of one address, in one statement. */
+export async function selectAddressSummary(sql: Sql, address: string): Promise<AddressSummaryQueryRow> {
+  const [row] = await sql.query<AddressSummaryQueryRow>(
+    `SELECT ${ADDRESS_SUMMARY_COLUMNS}
+     FROM (SELECT $1::text AS address) q
+     LEFT JOIN addresses a ON a.address = q.address
+     LEFT JOIN known_labels l ON l.address = q.address`,
     [address],
-    'labels.one',
+    'addresses.summary',
   );
-  return row ?? null;
+  return row!;
 }
 
 /** A transaction of an address with what it did to the address. */

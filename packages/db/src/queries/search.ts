@@ -42,18 +42,11 @@ export interface SearchBlockQueryRow {
   hash: string;
 }
 
-/** A transaction row of a search. */
-export interface SearchTxQueryRow {
-  txid: string;
-  block_height: number;
-}
-
-/** An address row of a search: seen, label, mined blocks. */
-export interface SearchAddressQueryRow {
-  address: string;
-  seen: boolean;
-  label: string | null;
-  miner_blocks: number | null;
+/** A block or a transaction whose hash or txid starts with a prefix. */
+export interface HexMatchQueryRow {
+  kind: 'block' | 'tx';
+  id: string;
+  height: number;
 }
 
 /** A pool row of a search. */
@@ -72,78 +65,86 @@ export function selectBlocksAtHeights(sql: Sql, heights: readonly number[]): Pro
   );
 }
 
-/** A 64-hex search term's matches, from one statement: the block with that hash, the transaction with that txid. */
-export interface HashMatchesQueryRow {
-  kind: 'block' | 'tx';
-  id: string;
-  height: number;
-}
-
-/** The block with this hash (unique index) and the transaction with this txid (primary key), in one statement. */
-export function selectHashMatches(sql: Sql, hash: string): Promise<HashMatchesQueryRow[]> {
-  return sql.query<HashMatchesQueryRow>(
-    `SELECT 'block' AS kind, hash AS id, height FROM blocks WHERE hash = $1
-     UNION ALL
-     SELECT 'tx', encode(txid, 'hex'), ${heightOf('tx_no')} FROM txs WHERE ${txidIs('txid', '$1')}`,
-    [hash],
-    'search.hash',
-  );
-}
-
-/** For each given address (in order): whether it is seen, its label, its mined blocks (primary keys). */
-export function selectSearchAddresses(
-  sql: Sql,
-  addresses: readonly string[],
-): Promise<SearchAddressQueryRow[]> {
-  return sql.query<SearchAddressQueryRow>(
-    `SELECT v.address, a.address IS NOT NULL AS seen, l.label, m.blocks AS miner_blocks
-     FROM unnest($1::text[]) WITH ORDINALITY AS v(address, n)
-     LEFT JOIN addresses a ON a.address = v.address COLLATE "C"
-     LEFT JOIN known_labels l ON l.address = v.address COLLATE "C"
-     LEFT JOIN miner_stats m ON m.address = v.address COLLATE "C"
-     ORDER BY v.n`,
-    [addresses],
-    'search.addresses',
-  );
-}
-
-/** A pool or a label whose name a search term equals; `ord` orders each kind's rows. */
-export interface NameMatchQueryRow {
-  kind: 'pool' | 'label';
+/** A row of a search: what one part of it found. */
+export interface SearchQueryRow {
+  kind: 'height' | 'block' | 'tx' | 'address' | 'pool' | 'label';
+  /** Order within the kind. */
   ord: number;
-  /** The pool's id, or the labelled address. */
+  /** A block's hash, a txid, an address, a pool's id, a labelled address. */
   id: string;
-  /** The pool's name, or the label. */
-  name: string;
-  /** A pool's blocks (0 when none); null for a label. */
+  /** A pool's name, an address's or a labelled address's label. */
+  name: string | null;
+  /** A block's or a transaction's height. */
+  height: number | null;
+  /** A pool's blocks, an address's mined blocks (null when it mined none). */
   blocks: number | null;
-  /** A label's kind; null for a pool. */
+  /** Whether an address is indexed. */
+  seen: boolean | null;
+  /** A label's kind. */
   label_kind: string | null;
 }
 
 /**
- * In one statement: pools whose id or name equals `text` case-insensitively, with their block counts, by name
- * (plus the `unknown` pool, which has no definition, when it has blocks); and at most `limit` addresses whose
- * label equals `text` case-insensitively (the lower(label) index), by address. The pools table holds dozens
- * of rows.
+ * Everything a search term can name, in one statement: each part the term's shape calls for (a height, a
+ * hash, addresses), and always the pools and labels named as the term; every part is a primary or unique key
+ * lookup, the pools table holds dozens of rows. A handful of statement texts, one per combination of parts.
  */
-export function selectNameMatches(sql: Sql, text: string, limit: number): Promise<NameMatchQueryRow[]> {
-  return sql.query<NameMatchQueryRow>(
-    `SELECT kind, ord, id, name, blocks, label_kind FROM (
-       SELECT 'pool' AS kind, (row_number() OVER (ORDER BY name, id))::int4 AS ord, id COLLATE "C" AS id, name,
-              blocks, NULL::text AS label_kind
-       FROM (SELECT p.id, p.name, coalesce(s.blocks, 0) AS blocks
-             FROM pools p LEFT JOIN pool_stats s ON s.pool_id = p.id
-             WHERE lower(p.id) = lower($1) OR lower(p.name) = lower($1)
-             UNION ALL
-             SELECT s.pool_id, 'Unknown', s.blocks FROM pool_stats s
-             WHERE s.pool_id = 'unknown' AND lower($1) = 'unknown' AND NOT EXISTS (SELECT 1 FROM pools WHERE id = 'unknown')) p
-       UNION ALL
-       SELECT 'label', (row_number() OVER (ORDER BY address))::int4, address, label, NULL::int4, kind
-       FROM (SELECT address, label, kind FROM known_labels WHERE lower(label) = lower($1) ORDER BY address LIMIT $2) l
-     ) m ORDER BY kind DESC, ord`,
-    [text, limit],
-    'search.names',
+export function selectSearch(
+  sql: Sql,
+  q: {
+    height: number | null;
+    hash: string | null;
+    addresses: readonly string[];
+    text: string;
+    labelLimit: number;
+  },
+): Promise<SearchQueryRow[]> {
+  const params: unknown[] = [q.text, q.labelLimit];
+  const at = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  // The first part names and types the columns; the others follow it.
+  const parts = [
+    `SELECT NULL::text AS kind, NULL::int4 AS ord, NULL::text AS id, NULL::text AS name, NULL::int4 AS height,
+            NULL::int4 AS blocks, NULL::bool AS seen, NULL::text AS label_kind WHERE FALSE`,
+  ];
+  if (q.height !== null)
+    parts.push(`SELECT 'height', 0, hash, NULL, height, NULL, NULL, NULL FROM blocks
+                WHERE height = ${at(q.height)}::int4`);
+  if (q.hash !== null) {
+    const hash = `${at(q.hash)}::text`;
+    parts.push(
+      `SELECT 'block', 0, hash, NULL, height, NULL, NULL, NULL FROM blocks WHERE hash = ${hash}`,
+      `SELECT 'tx', 0, encode(txid, 'hex'), NULL, ${heightOf('tx_no')}, NULL, NULL, NULL FROM txs
+       WHERE ${txidIs('txid', hash)}`,
+    );
+  }
+  if (q.addresses.length > 0) {
+    const values = q.addresses.map((a, i) => `(${i + 1}, ${at(a)}::text)`).join(', ');
+    parts.push(`SELECT 'address', v.n, v.address, l.label, NULL, m.blocks, a.address IS NOT NULL, NULL
+                FROM (VALUES ${values}) v(n, address)
+                LEFT JOIN addresses a ON a.address = v.address COLLATE "C"
+                LEFT JOIN known_labels l ON l.address = v.address COLLATE "C"
+                LEFT JOIN miner_stats m ON m.address = v.address COLLATE "C"`);
+  }
+  parts.push(
+    `SELECT 'pool', (row_number() OVER (ORDER BY name, id))::int4, id COLLATE "C", name, NULL, blocks, NULL, NULL
+     FROM (SELECT p.id, p.name, coalesce(s.blocks, 0) AS blocks
+           FROM pools p LEFT JOIN pool_stats s ON s.pool_id = p.id
+           WHERE lower(p.id) = lower($1::text) OR lower(p.name) = lower($1::text)
+           UNION ALL
+           SELECT s.pool_id, 'Unknown', s.blocks FROM pool_stats s
+           WHERE s.pool_id = 'unknown' AND lower($1::text) = 'unknown'
+             AND NOT EXISTS (SELECT 1 FROM pools WHERE id = 'unknown')) p`,
+    `SELECT 'label', (row_number() OVER (ORDER BY address))::int4, address, label, NULL, NULL, NULL, kind
+     FROM (SELECT address, label, kind FROM known_labels WHERE lower(label) = lower($1::text)
+           ORDER BY address LIMIT $2::int4) l`,
+  );
+  return sql.query<SearchQueryRow>(
+    `SELECT * FROM (${parts.map((p) => `(${p})`).join('\n UNION ALL ')}) m ORDER BY kind, ord`,
+    params,
+    'search.all',
   );
 }
 
@@ -163,19 +164,15 @@ const LONG_HEX_PREFIX = hexPrefixSql(true);
  * In one statement: blocks whose hash and transactions whose txid start with `prefix`, each in key order and
  * at most `limit` (ranges over the unique index on hash and the index on the txids' first 8 bytes).
  */
-export function selectHexPrefixMatches(
-  sql: Sql,
-  prefix: string,
-  limit: number,
-): Promise<HashMatchesQueryRow[]> {
+export function selectHexPrefixMatches(sql: Sql, prefix: string, limit: number): Promise<HexMatchQueryRow[]> {
   const params = [prefix, prefixUpperBound(prefix), limit, ...txidPrefixRange(prefix)];
   return prefix.length > 16
-    ? sql.query<HashMatchesQueryRow>(
+    ? sql.query<HexMatchQueryRow>(
         LONG_HEX_PREFIX,
         [...params, `${prefix.toLowerCase()}%`],
         'suggest.hex-long',
       )
-    : sql.query<HashMatchesQueryRow>(HEX_PREFIX, params, 'suggest.hex');
+    : sql.query<HexMatchQueryRow>(HEX_PREFIX, params, 'suggest.hex');
 }
 
 /** Addresses starting with `prefix`, in byte order (range over the primary key), with their labels. */

@@ -69,18 +69,84 @@ export async function selectTx(sql: Sql, txid: string): Promise<TxQueryRow | nul
   return row ?? null;
 }
 
-/** Transactions, newest first. */
-export function selectRecentTxs(sql: Sql, page: PageOf<typeof txsKey>): Promise<TxQueryRow[]> {
+/**
+ * SQL: the addresses on each side of the transaction `alias` names, as JSON arrays of `[address, value, label]`
+ * (values as text, summed per address): `senders` paid through its inputs, `receivers` got its outputs.
+ * Outputs without an address are on neither side.
+ */
+const txSides = (alias: string) => `
+  (SELECT json_agg(json_build_array(a.address, s.value::text, l.label))
+   FROM (SELECT o.address_id, sum(o.value) AS value FROM inputs i
+         JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+         WHERE i.tx_no = ${alias}.tx_no GROUP BY o.address_id) s
+   JOIN addresses a ON a.id = s.address_id LEFT JOIN known_labels l ON l.address = a.address) AS senders,
+  (SELECT json_agg(json_build_array(a.address, s.value::text, l.label))
+   FROM (SELECT o.address_id, sum(o.value) AS value FROM outputs o
+         WHERE o.tx_no = ${alias}.tx_no AND o.address_id IS NOT NULL GROUP BY o.address_id) s
+   JOIN addresses a ON a.id = s.address_id LEFT JOIN known_labels l ON l.address = a.address) AS receivers`;
+
+/** One address on one side of a transaction: address, value (text) and label. */
+export type SideJson = [address: string, value: string, label: string | null];
+
+/** A transaction summary row with the addresses on each side of it. */
+export interface TxSidesQueryRow extends TxQueryRow {
+  senders: SideJson[] | null;
+  receivers: SideJson[] | null;
+}
+
+/** Transactions, newest first, each with the addresses on its two sides. */
+export function selectRecentTxs(sql: Sql, page: PageOf<typeof txsKey>): Promise<TxSidesQueryRow[]> {
   const params: unknown[] = [];
   const k = keyset(txsKey, page, params, 't', {
     columns: ['t.tx_no'],
     pack: ([h, i]) => [cursorTxNo(Number(h), Number(i))],
   });
-  return sql.query<TxQueryRow>(
-    `SELECT ${TX_COLUMNS} FROM txs t ${TX_BLOCK} WHERE ${k.where} ${k.tail}`,
+  return sql.query<TxSidesQueryRow>(
+    `SELECT ${TX_COLUMNS}, ${txSides('t')} FROM txs t ${TX_BLOCK} WHERE ${k.where} ${k.tail}`,
     params,
     'txs.recent',
   );
+}
+
+/** The most inputs and outputs a flow lists (one more is read, to say whether the list was cut). */
+export const FLOW_LIST_MAX = 250;
+
+/** A transaction's flow in one row: the summary, its first inputs and outputs, and both sides. */
+export interface TxFlowQueryRow extends TxSidesQueryRow {
+  /** `[prev txid, prev vout, address, value]` of the first inputs, in order (nulls for a coinbase). */
+  inputs: [string | null, number | null, string | null, string][];
+  /** `[vout, address, value, script type, spent]` of the first outputs, in order. */
+  outputs: [number, string | null, string, string, boolean][];
+}
+
+/**
+ * A transaction's flow, in one statement: its summary, its first FLOW_LIST_MAX + 1 inputs (with what each
+ * spends) and outputs (with whether each is spent), and the addresses on each side with their labels; null
+ * when the index does not hold it.
+ */
+export async function selectTxFlow(sql: Sql, txid: string): Promise<TxFlowQueryRow | null> {
+  const params: unknown[] = [];
+  const no = txNoSql({ txid }, params);
+  const [row] = await sql.query<TxFlowQueryRow>(
+    `SELECT ${TX_COLUMNS}, ${txSides('t')},
+       COALESCE((SELECT json_agg(json_build_array(encode(p.txid, 'hex'), i.prev_vout, a.address,
+                                                  COALESCE(o.value, 0)::text) ORDER BY i.vin)
+        FROM (SELECT i.vin, i.prev_tx_no, i.prev_vout FROM inputs i WHERE i.tx_no = t.tx_no
+              ORDER BY i.vin LIMIT ${FLOW_LIST_MAX + 1}) i
+        LEFT JOIN txs p ON p.tx_no = i.prev_tx_no
+        LEFT JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+        LEFT JOIN addresses a ON a.id = o.address_id), '[]') AS inputs,
+       COALESCE((SELECT json_agg(json_build_array(o.vout, a.address, o.value::text, o.script_type,
+                   EXISTS (SELECT 1 FROM inputs s WHERE s.prev_tx_no = o.tx_no AND s.prev_vout = o.vout))
+                 ORDER BY o.vout)
+        FROM (SELECT o.tx_no, o.vout, o.address_id, o.value, o.script_type FROM outputs o
+              WHERE o.tx_no = t.tx_no ORDER BY o.vout LIMIT ${FLOW_LIST_MAX + 1}) o
+        LEFT JOIN addresses a ON a.id = o.address_id), '[]') AS outputs
+     FROM txs t ${TX_BLOCK} WHERE t.tx_no = ${no}`,
+    params,
+    'txs.flow',
+  );
+  return row ?? null;
 }
 
 /** Transactions of a block, in block order. */
@@ -99,57 +165,6 @@ export function selectBlockTxs(
      WHERE t.tx_no >= ${firstTxNoOf('$1')} AND t.tx_no < ${firstTxNoAbove('$1')} AND ${k.where} ${k.tail}`,
     params,
     'txs.of-block',
-  );
-}
-
-/** Value per address on one side of some transactions. */
-export interface SideRow {
-  txid: string;
-  address: string;
-  value: Int8;
-}
-
-/** Per transaction (by number), the value each input address paid and each output address received. */
-export async function selectSides(
-  sql: Sql,
-  txNos: readonly Int8[],
-): Promise<{ inputs: SideRow[]; outputs: SideRow[] }> {
-  if (txNos.length === 0) return { inputs: [], outputs: [] };
-  const numbers = txNos.map(String);
-  const [inputs, outputs] = await Promise.all([
-    sql.query<SideRow>(
-      `SELECT encode(t.txid, 'hex') AS txid, s.address, s.value FROM (
-         SELECT i.tx_no, a.address, sum(o.value)::int8 AS value FROM inputs i
-         JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
-         JOIN addresses a ON a.id = o.address_id
-         WHERE i.tx_no = ANY($1::int8[]) GROUP BY i.tx_no, a.address) s
-       JOIN txs t ON t.tx_no = s.tx_no`,
-      [numbers],
-      'txs.input-sides',
-    ),
-    sql.query<SideRow>(
-      `SELECT encode(t.txid, 'hex') AS txid, s.address, s.value FROM (
-         SELECT o.tx_no, a.address, sum(o.value)::int8 AS value FROM outputs o
-         JOIN addresses a ON a.id = o.address_id
-         WHERE o.tx_no = ANY($1::int8[]) GROUP BY o.tx_no, a.address) s
-       JOIN txs t ON t.tx_no = s.tx_no`,
-      [numbers],
-      'txs.output-sides',
-    ),
-  ]);
-  return { inputs, outputs };
-}
-
-/** The labels of every address a transaction (by number) pays from or to. */
-export function selectFlowLabels(sql: Sql, no: Int8): Promise<{ address: string; label: string }[]> {
-  return sql.query<{ address: string; label: string }>(
-    `SELECT l.address, l.label FROM known_labels l WHERE l.address IN (
-       SELECT a.address FROM inputs i JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
-       JOIN addresses a ON a.id = o.address_id WHERE i.tx_no = $1::int8
-       UNION
-       SELECT a.address FROM outputs o JOIN addresses a ON a.id = o.address_id WHERE o.tx_no = $1::int8)`,
-    [String(no)],
-    'txs.flow-labels',
   );
 }
 

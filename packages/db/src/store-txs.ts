@@ -1,0 +1,116 @@
+import type { Store, TxFlow, TxWithCounterpartiesRecord } from '@explorer/core';
+import { feeRate, toInput, toOutput, toTx } from './mappers.js';
+import {
+  FLOW_LIST_MAX,
+  type SideJson,
+  selectInputs,
+  selectRecentTxs,
+  selectTx,
+  selectTxFlow,
+  selectTxOutputs,
+  selectTxRaw,
+} from './queries/txs.js';
+import { amountText, type Sql } from './sql.js';
+
+const COUNTERPARTIES_MAX = 10;
+
+const cmpBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+/** Addresses in code-point order: the same in every locale (and cheaper than a collation). */
+const cmpText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const absBig = (a: bigint) => (a < 0n ? -a : a);
+
+/** Distinct addresses of one side, largest value first, capped. */
+function side(rows: readonly SideJson[]): { list: string[]; more: boolean } {
+  const sorted = [...rows].sort(([a, av], [b, bv]) => cmpBig(BigInt(bv), BigInt(av)) || cmpText(a, b));
+  return {
+    list: sorted.slice(0, COUNTERPARTIES_MAX).map(([address]) => address),
+    more: sorted.length > COUNTERPARTIES_MAX,
+  };
+}
+
+function counterparties(senders: readonly SideJson[], receivers: readonly SideJson[]) {
+  const s = side(senders);
+  const r = side(receivers);
+  return { senders: s.list, receivers: r.list, moreSenders: s.more, moreReceivers: r.more };
+}
+
+/** Per address of a transaction: received, sent and net, largest movement first, with labels. */
+function netFlows(senders: readonly SideJson[], receivers: readonly SideJson[]): TxFlow['netFlows'] {
+  const net = new Map<string, { label: string | null; received: bigint; sent: bigint }>();
+  for (const [address, value, label] of senders)
+    net.set(address, { label, received: 0n, sent: BigInt(value) });
+  for (const [address, value, label] of receivers) {
+    const e = net.get(address);
+    if (e) e.received = BigInt(value);
+    else net.set(address, { label, received: BigInt(value), sent: 0n });
+  }
+  return [...net.entries()]
+    .map(([address, f]) => ({ address, ...f, net: f.received - f.sent }))
+    .sort((a, b) => cmpBig(absBig(b.net), absBig(a.net)) || cmpText(a.address, b.address))
+    .slice(0, FLOW_LIST_MAX)
+    .map((f) => ({
+      address: f.address,
+      label: f.label,
+      received: String(f.received),
+      sent: String(f.sent),
+      net: String(f.net),
+    }));
+}
+
+/** The transaction reads of the Store over SQL. createSqlStore includes these. */
+export function txStoreMethods(
+  sql: Sql,
+): Pick<Store, 'listTxs' | 'getTx' | 'getTxFlow' | 'listTxInputs' | 'listTxOutputs' | 'getTxRaw'> {
+  return {
+    async listTxs(page): Promise<TxWithCounterpartiesRecord[]> {
+      return (await selectRecentTxs(sql, page)).map((r) => ({
+        ...toTx(r),
+        counterparties: counterparties(r.senders ?? [], r.receivers ?? []),
+      }));
+    },
+    async getTx(txid) {
+      const r = await selectTx(sql, txid);
+      return r ? toTx(r) : null;
+    },
+    async getTxFlow(txid): Promise<TxFlow | null> {
+      const r = await selectTxFlow(sql, txid);
+      if (!r) return null;
+      const senders = r.senders ?? [];
+      const receivers = r.receivers ?? [];
+      return {
+        txid: r.txid,
+        blockHeight: r.block_height,
+        time: r.block_time,
+        type: r.type as TxFlow['type'],
+        fee: amountText(r.fee),
+        feeRate: feeRate(r.fee, r.vsize),
+        valueIn: amountText(r.value_in),
+        valueOut: amountText(r.value_out),
+        inputs: r.inputs.slice(0, FLOW_LIST_MAX).map(([prevTxid, prevVout, address, value]) => ({
+          address,
+          value,
+          prevTxid,
+          prevVout,
+        })),
+        outputs: r.outputs.slice(0, FLOW_LIST_MAX).map(([vout, address, value, scriptType, spent]) => ({
+          address,
+          value,
+          vout,
+          scriptType,
+          spent,
+        })),
+        inputsTruncated: r.inputs.length > FLOW_LIST_MAX,
+        outputsTruncated: r.outputs.length > FLOW_LIST_MAX,
+        netFlows: netFlows(senders, receivers),
+        counterparties: counterparties(senders, receivers),
+      };
+    },
+    async listTxInputs(txid, page) {
+      return (await selectInputs(sql, { txid }, page)).map(toInput);
+    },
+    async listTxOutputs(txid, page) {
+      return (await selectTxOutputs(sql, { txid }, page)).map(toOutput);
+    },
+    getTxRaw: (txid) => selectTxRaw(sql, txid),
+  };
+}
