@@ -74,6 +74,68 @@ export async function captureStatements(databaseUrl, paths) {
 }
 
 /**
+ * Whether PostgreSQL keeps a plan for each statement the paths of a class run: an in-process API over one
+ * connection (so every statement is prepared on it, as on each connection of the server's pool) answers every
+ * path once, in order (distinct paths: no in-process cache answers); then, per query name, the connection's
+ * pg_prepared_statements says how many executions ran a generic (kept) plan and how many a custom one (planned
+ * for that call), and one more execution, under EXPLAIN ANALYZE, splits its time into planning and execution.
+ * @example await planReport(url, ['/v1/txs/ab…', '/v1/txs/cd…'])
+ * @returns {Promise<Record<string, { generic: number, custom: number, planningMs: number, executionMs: number }>>}
+ */
+export async function planReport(databaseUrl, paths) {
+  const sql = createPgSql({ connectionString: databaseUrl, max: 1 });
+  const last = new Map();
+  const recording = {
+    ...sql,
+    query(text, params = [], name) {
+      if (name && !TIP_READS.has(name)) last.set(name, { text, params });
+      return sql.query(text, params, name);
+    },
+  };
+  const api = createExplorerApi({
+    store: createSqlStore(recording),
+    routes: v1Routes,
+    node: null,
+    config: { publicBaseUrl: 'http://127.0.0.1', responseCacheBytes: 0 },
+  });
+  try {
+    for (const path of paths) {
+      const res = await api.handle(new Request(`http://127.0.0.1${path}`));
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${path} answered ${res.status} in process`);
+    }
+    const prepared = await sql.query(
+      'SELECT name, statement, generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements',
+    );
+    const report = {};
+    for (const [name, { text, params }] of last) {
+      const p = prepared.find((r) => r.statement === text);
+      if (!p) continue;
+      // EXECUTE takes its parameters as literals (a utility statement has no parameters of its own).
+      const literals = params.map((v) => {
+        const value = prepareValue(v);
+        if (value === null || value === undefined) return 'NULL';
+        const text = Buffer.isBuffer(value) ? `\\x${value.toString('hex')}` : String(value);
+        return `'${text.replaceAll("'", "''")}'`;
+      });
+      const [{ 'QUERY PLAN': plan }] = await sql.query(
+        `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE "${p.name}"${literals.length ? `(${literals.join(', ')})` : ''}`,
+      );
+      const [top] = typeof plan === 'string' ? JSON.parse(plan) : plan;
+      report[name] = {
+        generic: p.generic,
+        custom: p.custom,
+        planningMs: Math.round(top['Planning Time'] * 1000) / 1000,
+        executionMs: Math.round(top['Execution Time'] * 1000) / 1000,
+      };
+    }
+    return report;
+  } finally {
+    await sql.close();
+  }
+}
+
+/**
  * A pgbench script running `statements` once per transaction, and its -D definitions: each parameter a
  * variable (sent as a parameter of the prepared statement), NULL written in place.
  */
