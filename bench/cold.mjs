@@ -121,13 +121,24 @@ const classes = [
   ['search by txid', slice(txids, 4).map((t) => `/v1/search?q=${t}`)],
 ];
 if (values['wallet-key']) {
-  // A used key, asked with each gap once: the response and the discovery are cold, the key's derived addresses
-  // are kept per key after the first request (the cache every wallet that comes back finds).
+  // A used key, each path asked once: a gap, and for its transactions and UTXOs a page size, of its own. The
+  // response and the discovery are cold; the key's derived addresses are kept per key after the first
+  // request (what a wallet that comes back finds).
   const key = encodeURIComponent(values['wallet-key']);
   const paths = [];
-  for (let gap = 20; gap <= 100; gap++)
-    for (const p of ['/v1/wallet', '/v1/wallet/utxos', '/v1/wallet/txs'])
-      paths.push(`${p}?key=${key}&gap=${gap}`);
+  for (let gap = 1; gap <= 100; gap++) {
+    paths.push(`/v1/wallet?key=${key}&gap=${gap}`);
+    for (let limit = 1; limit <= 100; limit++)
+      for (const p of ['/v1/wallet/txs', '/v1/wallet/utxos'])
+        paths.push(`${p}?key=${key}&gap=${gap}&limit=${limit}`);
+  }
+  // Shuffled (deterministically), so that neighbouring requests differ in gap as much as in page size.
+  let seed = 1;
+  for (let i = paths.length - 1; i > 0; i--) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [paths[i], paths[j]] = [paths[j], paths[i]];
+  }
   classes.push(['wallet (used xpub)', paths]);
 }
 const wanted = values.classes ? new Set(values.classes.split(',')) : null;

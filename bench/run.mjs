@@ -10,7 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createPgSql } from '../packages/db/dist/index.js';
+import { coldTable } from './cold-table.mjs';
 import { eventsTable } from './events-table.mjs';
+import { dbUrl } from './lib.mjs';
 
 const { values } = parseArgs({
   // `pnpm bench -- --skip-peer` hands the script a leading `--`.
@@ -41,11 +43,11 @@ try {
   );
   process.exit(2);
 }
-const dbUrl = (name) => {
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
+// The HD wallet every generated chain pays (a test network's account key; taproot on Pearl, P2PKH on Core):
+// bench/cold.mjs asks for it as a used key.
+const WALLET_KEY =
+  'tpubDCvNhURocXGZsLNqWcqD3syHTqPXrMSTwi8feKVwAcpi29oYKsDD3Vex7x2TDneKMVN23RbLprfxB69v94iYqdaYHsVz3kPR37NQXeqouVz';
+const WALLET_ADDRESSES = '100,40';
 const step = (script, args) => {
   console.error(`\nbench: node ${script} ${args.join(' ')}`);
   const r = spawnSync(process.execPath, [script, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -63,7 +65,7 @@ for (const [label, blocks] of [
   // through the bitcoin profile, beside it.
   for (const [dialect, out, keep] of [
     ['pearl', `sync-${label}`, ['--keep', `bench_${label}`]],
-    ['bitcoin', `sync-core-${label}`, []],
+    ['bitcoin', `sync-core-${label}`, ['--keep', `bench_${label}_core`]],
   ]) {
     if (values['skip-sync']) continue;
     step('bench/sync.mjs', [
@@ -74,11 +76,33 @@ for (const [label, blocks] of [
       '--dialect',
       dialect,
       ...keep,
+      '--hd-wallet',
+      WALLET_KEY,
+      '--hd-wallet-addresses',
+      WALLET_ADDRESSES,
       '--out',
       `bench/out/${out}.json`,
     ]);
   }
-  step('bench/serve.mjs', ['--database-url', dbUrl(`bench_${label}`), '--label', label, ...serveArgs]);
+  step('bench/serve.mjs', ['--database-url', dbUrl(`bench_${label}`, base), '--label', label, ...serveArgs]);
+}
+// Cold reads on both large chains: every request names what no request of the run asked before.
+for (const [database, label] of [
+  ['bench_large', 'large'],
+  ['bench_large_core', 'large-core'],
+]) {
+  step('bench/cold.mjs', [
+    '--database-url',
+    dbUrl(database, base),
+    '--label',
+    label,
+    '--wallet-key',
+    WALLET_KEY,
+    '--connections',
+    values.connections,
+    '--seconds',
+    values.seconds,
+  ]);
 }
 if (!values['skip-events'])
   step('bench/events.mjs', ['--database-url', base, '--out', 'bench/out/events.json']);
@@ -191,6 +215,15 @@ if (peer) {
     '|---|---|---|---|',
     `| \`/v1/blocks/{hash}\` vs \`getblock <hash> 2\` | ${n(peer.block.api.rps)} req/s (p99 ${peer.block.api.p99} ms) | ${n(peer.block.nodeGetblock2.rps)} req/s (p99 ${peer.block.nodeGetblock2.p99} ms) | ${peer.block.ratio}× |`,
     `| \`/v1/addresses/{a}/utxos\` vs \`scantxoutset\` (${peer.chain.busyUtxos} UTXOs, sequential) | ${peer.utxos.apiMs} ms | ${peer.utxos.scantxoutsetMs} ms | ${n(peer.utxos.speedup)}× faster |`,
+  );
+}
+if (exists('cold-large') && exists('cold-large-core')) {
+  const pearl = read('cold-large');
+  lines.push(
+    '',
+    `### Cold and repeated reads (\`bench/cold.mjs\`, ${pearl.connections} connections, ${pearl.seconds} s per round, median of three rounds; ratio = req/s ÷ bare-Hono req/s at the same body size, same run)`,
+    '',
+    ...coldTable(pearl, read('cold-large-core')),
   );
 }
 if (exists('events')) {

@@ -35,6 +35,10 @@ const { values } = parseArgs({
     'batch-tx': { type: 'string' },
     keep: { type: 'string' },
     'no-copy': { type: 'boolean', default: false },
+    // An HD wallet the devnet pays (bench/cold.mjs asks for it as a used key), and how many of its receive and
+    // change addresses get paid.
+    'hd-wallet': { type: 'string' },
+    'hd-wallet-addresses': { type: 'string' },
   },
 });
 const blocks = Number(values.blocks);
@@ -63,6 +67,8 @@ const { proc: devnet, info } = await startDevnetProcess([
   '200',
   '--proof-max',
   '400',
+  ...(values['hd-wallet'] ? ['--hd-wallet', values['hd-wallet']] : []),
+  ...(values['hd-wallet-addresses'] ? ['--hd-wallet-addresses', values['hd-wallet-addresses']] : []),
 ]);
 const generateSeconds = (performance.now() - t0) / 1000;
 console.error(`bench/sync: chain ready in ${generateSeconds.toFixed(1)} s at ${info.url}`);
@@ -178,7 +184,7 @@ const result = {
   date: new Date().toISOString(),
   machine: machineInfo(),
   // Node's own flags too (a heap cap changes the RSS measured).
-  command: `${['node', ...process.execArgv].join(' ')} bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock} --dialect ${dialect}${values.keep ? ` --keep ${values.keep}` : ''}${values['no-copy'] ? ' --no-copy' : ''}`,
+  command: `${['node', ...process.execArgv].join(' ')} bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock} --dialect ${dialect}${values.keep ? ` --keep ${values.keep}` : ''}${values['hd-wallet'] ? ` --hd-wallet <key> --hd-wallet-addresses ${values['hd-wallet-addresses'] ?? '10,5'}` : ''}${values['no-copy'] ? ' --no-copy' : ''}`,
   dialect,
   chain: { blocks: applied, txs, generateSeconds: Math.round(generateSeconds) },
   sync: {

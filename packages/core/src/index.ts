@@ -79,6 +79,23 @@ export {
   type PageOf,
 } from './pagination/cursor-key.js';
 export {
+  addressFlowsKey,
+  addressMempoolKey,
+  addressTxsKey,
+  addressUtxosKey,
+  blockOutputsKey,
+  blocksKey,
+  blockTxsKey,
+  multiAddressTxsKey,
+  multiAddressUtxosKey,
+  poolPayoutsKey,
+  topMinersKey,
+  txInputsKey,
+  txOutputsKey,
+  txOutspendsKey,
+  txsKey,
+} from './pagination/keys.js';
+export {
   defineList,
   type ListContext,
   type ListDefinition,
@@ -100,15 +117,7 @@ export {
   TAGS,
   type Tag,
 } from './route.js';
-export {
-  ADDRESS_LIST_LIMITS,
-  addressListCost,
-  addressListLimit,
-  multiAddressTxsKey,
-  multiAddressUtxosKey,
-} from './routes/address-lists.js';
-export { addressFlowsKey, addressMempoolKey, addressTxsKey, addressUtxosKey } from './routes/addresses.js';
-export { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
+export { ADDRESS_LIST_LIMITS, addressListCost, addressListLimit } from './routes/address-lists.js';
 export { currentFees } from './routes/fees.js';
 export type { OperationId, RouteOf, V1Route } from './routes/index.js';
 export { v1Routes } from './routes/index.js';
@@ -119,9 +128,6 @@ export {
   nodeMinFeeRate,
   summarizeMempool,
 } from './routes/mempool.js';
-export { topMinersKey } from './routes/miners.js';
-export { poolPayoutsKey } from './routes/pools.js';
-export { txInputsKey, txOutputsKey, txOutspendsKey, txsKey } from './routes/transactions.js';
 export { walletCost } from './routes/wallets.js';
 export * from './schemas/address.js';
 export * from './schemas/analytics.js';

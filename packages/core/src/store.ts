@@ -1,15 +1,21 @@
 import type { PageOf } from './pagination/cursor-key.js';
-import type { multiAddressTxsKey, multiAddressUtxosKey } from './routes/address-lists.js';
 import type {
   addressFlowsKey,
   addressMempoolKey,
   addressTxsKey,
   addressUtxosKey,
-} from './routes/addresses.js';
-import type { blockOutputsKey, blocksKey, blockTxsKey } from './routes/blocks.js';
-import type { topMinersKey } from './routes/miners.js';
-import type { poolPayoutsKey } from './routes/pools.js';
-import type { txInputsKey, txOutputsKey, txOutspendsKey, txsKey } from './routes/transactions.js';
+  blockOutputsKey,
+  blocksKey,
+  blockTxsKey,
+  multiAddressTxsKey,
+  multiAddressUtxosKey,
+  poolPayoutsKey,
+  topMinersKey,
+  txInputsKey,
+  txOutputsKey,
+  txOutspendsKey,
+  txsKey,
+} from './pagination/keys.js';
 import type {
   AddressMempool,
   AddressMempoolTx,

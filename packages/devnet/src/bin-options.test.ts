@@ -46,6 +46,26 @@ describe('explorer-devnet arguments', () => {
     expect(parseDevnetArgs(['--replay', file], NOW)).toMatchObject({ kind: 'replay' });
   });
 
+  it('pay an HD wallet given by its key, as many addresses as asked', () => {
+    const tpub =
+      'tpubDCvNhURocXGZsLNqWcqD3syHTqPXrMSTwi8feKVwAcpi29oYKsDD3Vex7x2TDneKMVN23RbLprfxB69v94iYqdaYHsVz3kPR37NQXeqouVz';
+    const c = generated([
+      '--blocks',
+      '40',
+      '--proof-max',
+      '400',
+      '--hd-wallet',
+      tpub,
+      '--hd-wallet-addresses',
+      '3,1',
+    ]);
+    expect(c.options).toMatchObject({ hdWallet: tpub, hdWalletAddresses: [3, 1] });
+    // The key is read (and a private or foreign one refused) when the chain is built.
+    expect(createDevnet({ ...c.options, coinbaseMaturity: 5 }).height()).toBe(40);
+    expect(() => generated(['--hd-wallet-addresses', '3,1'])).toThrow(/goes with --hd-wallet/);
+    expect(() => generated(['--hd-wallet', tpub, '--hd-wallet-addresses', '3'])).toThrow(/two counts/);
+  });
+
   it('refuse what does not go together', () => {
     const file = join(dir, 'none.json');
     writeFileSync(file, '{"blocks": 3}');

@@ -11,7 +11,7 @@ import type { ListenOptions } from './rpc-server.js';
 export const DEVNET_USAGE = `usage: explorer-devnet [--dialect pearl|bitcoin] [--seed S] [--blocks N] [--tx-per-block K] [--interval-ms M]
                        [--genesis-time UNIX_SECONDS] [--port P] [--host H] [--rpc-user U] [--rpc-password W]
                        [--rpc-cert FILE --rpc-key FILE] [--definitions-dir D] [--coinbase-maturity C]
-                       [--proof-min BYTES] [--proof-max BYTES]
+                       [--proof-min BYTES] [--proof-max BYTES] [--hd-wallet KEY] [--hd-wallet-addresses R,C]
        explorer-devnet --replay BLOCKS.json [--replay-revealed N] [--network regtest|simnet|…] [--interval-ms M]
                        [--port P] [--host H] [--rpc-user U] [--rpc-password W] [--rpc-cert FILE --rpc-key FILE]`;
 
@@ -58,6 +58,8 @@ export function parseDevnetArgs(argv: string[], nowSeconds: number): DevnetComma
       'coinbase-maturity': { type: 'string' },
       'proof-min': { type: 'string' },
       'proof-max': { type: 'string' },
+      'hd-wallet': { type: 'string' },
+      'hd-wallet-addresses': { type: 'string' },
       replay: { type: 'string' },
       'replay-revealed': { type: 'string' },
       network: { type: 'string' },
@@ -86,6 +88,8 @@ export function parseDevnetArgs(argv: string[], nowSeconds: number): DevnetComma
       'tx-per-block',
       'genesis-time',
       'definitions-dir',
+      'hd-wallet',
+      'hd-wallet-addresses',
     ] as const;
     const clash = generating.find((k) => values[k] !== undefined);
     if (clash) throw new Error(`--${clash} generates a chain: it does not go with --replay`);
@@ -101,6 +105,11 @@ export function parseDevnetArgs(argv: string[], nowSeconds: number): DevnetComma
   const dialect = values.dialect ?? 'pearl';
   if (dialect !== 'pearl' && dialect !== 'bitcoin') throw new Error('--dialect must be pearl or bitcoin');
   const blocks = num(values.blocks, 'blocks') ?? 200;
+  if (values['hd-wallet-addresses'] !== undefined && values['hd-wallet'] === undefined)
+    throw new Error('--hd-wallet-addresses goes with --hd-wallet');
+  const hdCounts = values['hd-wallet-addresses']?.split(',').map((n) => num(n, 'hd-wallet-addresses'));
+  if (hdCounts && (hdCounts.length !== 2 || hdCounts.some((n) => n === undefined)))
+    throw new Error('--hd-wallet-addresses takes two counts: receive,change (e.g. 10,5)');
   const targetSpacing = 150;
   const options: DevnetOptions = {
     dialect,
@@ -119,6 +128,8 @@ export function parseDevnetArgs(argv: string[], nowSeconds: number): DevnetComma
           ],
         }
       : {}),
+    ...(values['hd-wallet'] !== undefined ? { hdWallet: values['hd-wallet'] } : {}),
+    ...(hdCounts ? { hdWalletAddresses: hdCounts as [number, number] } : {}),
   };
   return { kind: 'generate', options, definitionsDir: values['definitions-dir'], listen, intervalMs };
 }

@@ -1,12 +1,9 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import type { addressUtxosKey } from '../routes/addresses.js';
-import type { blockOutputsKey, blocksKey } from '../routes/blocks.js';
-import { topMinersKey } from '../routes/miners.js';
-import { txsKey } from '../routes/transactions.js';
 import type { Store } from '../store.js';
 import { type CursorKey, decodeCursor, encodeCursor } from './cursor.js';
 import { cursorKey, type KeyOf, type PageOf } from './cursor-key.js';
+import { type addressUtxosKey, type blockOutputsKey, type blocksKey, topMinersKey, txsKey } from './keys.js';
 
 const Item = z.object({
   height: z.int(),

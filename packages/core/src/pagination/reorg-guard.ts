@@ -1,5 +1,4 @@
 import { BadRequestError } from '../errors.js';
-import type { Store } from '../store.js';
 import type { CursorKey } from './cursor.js';
 import { type PageRequest, pageRequest } from './params.js';
 
@@ -13,6 +12,11 @@ export function guardedKey(key: CursorKey, blockHash: string): CursorKey {
   return [...key, blockHash.slice(0, GUARD_LENGTH)];
 }
 
+/** What a reorg guard asks of the index (the Store's blockHashAt): the hash of the block at a height. */
+export interface BlockHashes {
+  blockHashAt(height: number): Promise<string | null>;
+}
+
 /**
  * Reads the page request of a newest-first list keyed by block height. When the block at the cursor's height
  * is no longer the one the cursor was issued on, the chain reorganised below the client's position and the next
@@ -20,7 +24,7 @@ export function guardedKey(key: CursorKey, blockHash: string): CursorKey {
  * the position changes nothing below it and paging goes on.
  */
 export async function guardedPageRequest(
-  store: Pick<Store, 'blockHashAt'>,
+  store: BlockHashes,
   q: { limit?: number; cursor?: string; offset?: number },
   scope: string,
   keyTypes: readonly ('string' | 'number')[],

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { BadRequestError } from '../errors.js';
-import { cursorKey } from '../pagination/cursor-key.js';
+import { multiAddressTxsKey, multiAddressUtxosKey } from '../pagination/keys.js';
 import { defineList } from '../pagination/list-route.js';
 import { defineRoute, type Identity } from '../route.js';
-import { AddressSummarySchema, MultiAddressTxSchema, MultiAddressUtxoSchema } from '../schemas/address.js';
+import { AddressSummarySchema } from '../schemas/address.js';
 import { addressListEntries, addressListSchema } from './params.js';
 
 // Many addresses in one request: what a wallet that derives many addresses from one key asks for instead of one
@@ -61,21 +61,6 @@ const setScope = (list: string, addresses: readonly string[]) => `${list}:${[...
 const addressesQuery = { addresses: addressListSchema };
 
 const LIMITS_TEXT = `At most ${ADDRESS_LIST_LIMITS.anonymous} distinct addresses without an API key, ${ADDRESS_LIST_LIMITS.key} with one; a request costs 1 + ⌈n / 10⌉ rate-limit points for n addresses (21 at most). The merged lists page by cursor only: a legacy offset is refused.`;
-
-/** The merged history, newest first by block position; one row per transaction however many addresses it touched. */
-export const multiAddressTxsKey = cursorKey(MultiAddressTxSchema, ['blockHeight', 'blockIndex'], {
-  order: 'desc',
-  guard: 'blockHash',
-});
-
-/**
- * The merged unspent outputs, newest first by creating position as the single-address list: an output pays one
- * address, so the position alone orders the merged list without a tiebreak.
- */
-export const multiAddressUtxosKey = cursorKey(MultiAddressUtxoSchema, ['blockHeight', 'blockIndex', 'vout'], {
-  order: 'desc',
-  guard: 'blockHash',
-});
 
 /** The many-address routes: `/v1/addresses?addresses=a,b,…`, `…/txs`, `…/utxos`. */
 export const addressListRoutes = [

@@ -1,42 +1,14 @@
 import { z } from 'zod';
-import { cursorKey } from '../pagination/cursor-key.js';
+import { addressFlowsKey, addressMempoolKey, addressTxsKey, addressUtxosKey } from '../pagination/keys.js';
 import { defineList } from '../pagination/list-route.js';
 import { defineRoute } from '../route.js';
 import {
   AddressMempoolSchema,
-  AddressMempoolTxSchema,
   AddressSummarySchema,
-  AddressTxSchema,
   BalancePointSchema,
-  FlowRowSchema,
   FlowSummarySchema,
-  UtxoSchema,
 } from '../schemas/address.js';
 import { addressParam } from './params.js';
-
-/** An address's transactions newest first, by block position; cursors carry the block's hash as reorg guard. */
-export const addressTxsKey = cursorKey(AddressTxSchema, ['blockHeight', 'blockIndex'], {
-  order: 'desc',
-  guard: 'blockHash',
-});
-
-/** An address's unspent outputs newest first, by creating position; guarded like the history. */
-export const addressUtxosKey = cursorKey(UtxoSchema, ['blockHeight', 'blockIndex', 'vout'], {
-  order: 'desc',
-  guard: 'blockHash',
-});
-
-/** An address's flow rows newest first, by block position; guarded like the history. */
-export const addressFlowsKey = cursorKey(FlowRowSchema, ['blockHeight', 'blockIndex'], {
-  order: 'desc',
-  guard: 'blockHash',
-});
-
-/**
- * An address's mempool transactions newest first, by the time the node first saw them, then txid. Not guarded:
- * mempool rows belong to no block; a cursor still works after its row left the mempool (the key is a position).
- */
-export const addressMempoolKey = cursorKey(AddressMempoolTxSchema, ['firstSeen', 'txid'], { order: 'desc' });
 
 /** The address routes. Unknown (never seen) addresses answer 200 with zero totals: the contract declares no 404. */
 export const addressRoutes = [

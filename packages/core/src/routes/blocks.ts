@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { NotFoundError } from '../errors.js';
-import { cursorKey } from '../pagination/cursor-key.js';
+import { blockOutputsKey, blocksKey, blockTxsKey } from '../pagination/keys.js';
 import { defineList } from '../pagination/list-route.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { BlockSchema, CertificateSchema, OutputSchema } from '../schemas/block.js';
 import { Height } from '../schemas/common.js';
-import { TxSchema } from '../schemas/tx.js';
 import type { BlockRecord, BlockRef } from '../store.js';
 import { blockNotFound, confirmations, heightOrHashParam, isFinal, refKey } from './params.js';
 
@@ -34,15 +33,6 @@ const includeProofQuery = z.object({
     // Parsed from the query text (exactly `true` or `false`); documented as the boolean it means.
     .meta({ type: 'boolean', default: false }),
 });
-
-/** Blocks newest first (also a miner's blocks); cursors carry the block's hash as reorg guard. */
-export const blocksKey = cursorKey(BlockSchema, ['height'], { order: 'desc', guard: 'hash' });
-
-/** A block's transactions in block order, coinbase first. */
-export const blockTxsKey = cursorKey(TxSchema, ['blockIndex'], { order: 'asc' });
-
-/** Outputs created in a block, in block order: transaction position, then output index. */
-export const blockOutputsKey = cursorKey(OutputSchema, ['blockIndex', 'vout'], { order: 'asc' });
 
 /** The block routes. */
 export const blockRoutes = [

@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import { cursorKey } from '../pagination/cursor-key.js';
+import { blocksKey, topMinersKey } from '../pagination/keys.js';
 import { defineList } from '../pagination/list-route.js';
 import { defineRoute } from '../route.js';
 import { DailyBlocksSchema, MinerSchema } from '../schemas/mining.js';
-import { blocksKey } from './blocks.js';
 import { addressParam } from './params.js';
-
-/** Payout addresses by mined blocks, most first; ties by address, last first. */
-export const topMinersKey = cursorKey(MinerSchema, ['blocks', 'address'], { order: 'desc' });
 
 /** Miner routes: payout addresses by mined blocks. A payout address that mined nothing answers with zeros. */
 export const minerRoutes = [

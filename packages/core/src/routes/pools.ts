@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { cursorKey } from '../pagination/cursor-key.js';
+import { poolPayoutsKey } from '../pagination/keys.js';
 import { defineList } from '../pagination/list-route.js';
 import { pageQuery } from '../pagination/params.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { Count } from '../schemas/common.js';
 import {
   DailyBlocksSchema,
-  PayoutOutputSchema,
   type Pool,
   PoolSchema,
   PoolShareSchema,
@@ -50,12 +49,6 @@ async function loadPool(ctx: RouteContext<{ poolId: string }, unknown>): Promise
     recentPayoutOutputs: [],
   };
 }
-
-/** Coinbase outputs of a pool's blocks newest first, by height then output; cursors carry the block's hash as reorg guard. */
-export const poolPayoutsKey = cursorKey(PayoutOutputSchema, ['blockHeight', 'vout'], {
-  order: 'desc',
-  guard: 'blockHash',
-});
 
 /**
  * Pool routes: pools by known label or inferred coinbase tag; `unknown` is a pool like any other. An unknown id

@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { NotFoundError, ServiceUnavailableError } from '../errors.js';
-import { cursorKey } from '../pagination/cursor-key.js';
+import { txInputsKey, txOutputsKey, txOutspendsKey, txsKey } from '../pagination/keys.js';
 import { defineList } from '../pagination/list-route.js';
 import { defineRoute, type RouteContext } from '../route.js';
-import { InputSchema, OutputSchema } from '../schemas/block.js';
-import {
-  OutspendSchema,
-  TxFlowSchema,
-  TxSchema,
-  type TxStatus,
-  TxStatusSchema,
-  TxWithCounterpartiesSchema,
-} from '../schemas/tx.js';
+import { TxFlowSchema, TxSchema, type TxStatus, TxStatusSchema } from '../schemas/tx.js';
 import type { TxRecord } from '../store.js';
 import { MEMPOOL_CACHE_MS } from './mempool.js';
 import { confirmations, isFinal, txidParam } from './params.js';
@@ -29,21 +21,6 @@ async function loadTx(ctx: RouteContext<unknown, unknown>, txid: string): Promis
   if (!tx) throw new NotFoundError(`transaction ${txid} not found`);
   return tx;
 }
-
-/** Transactions newest first, by block position; cursors carry the block's hash as reorg guard. */
-export const txsKey = cursorKey(TxWithCounterpartiesSchema, ['blockHeight', 'blockIndex'], {
-  order: 'desc',
-  guard: 'blockHash',
-});
-
-/** A transaction's inputs in order. */
-export const txInputsKey = cursorKey(InputSchema, ['vin'], { order: 'asc' });
-
-/** A transaction's outputs in order. */
-export const txOutputsKey = cursorKey(OutputSchema, ['vout'], { order: 'asc' });
-
-/** The spend state of a transaction's outputs, in output order. */
-export const txOutspendsKey = cursorKey(OutspendSchema, ['vout'], { order: 'asc' });
 
 /**
  * Whether the chain node's mempool holds `txid`: the node's txid list (`getrawmempool`) is asked at most once

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiAddressTxsKey, multiAddressUtxosKey } from '../pagination/keys.js';
 import { defineList, type ListContext } from '../pagination/list-route.js';
 import { intString } from '../pagination/params.js';
 import { defineRoute, type RouteContext } from '../route.js';
@@ -12,7 +13,7 @@ import {
   walletMaxDerived,
 } from '../wallet/discover.js';
 import { walletChainOf } from '../wallet/wallet-chain.js';
-import { multiAddressTxsKey, multiAddressUtxosKey, refuseOffset } from './address-lists.js';
+import { refuseOffset } from './address-lists.js';
 
 // A wallet named by its extended public key or output descriptor, in the query (`?key=`): a descriptor holds
 // `/`, `(`, `)`, `#`, `'`, `*`, `<`, `;`, which a path segment could only carry percent-encoded (docs/decisions.md).

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createPgSql } from '@explorer/db';
 import {
   type FakeMarketProvider,
   pgSkipReason,
@@ -38,6 +39,9 @@ interface MixReport {
   requestsPerSecond: number;
   /** Answers whose meta says they came from a cache. */
   cachedShare: number;
+  /** Different paths asked, and their share of the requests sent (1: no path was asked twice). */
+  distinctPaths: number;
+  distinctShare: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number };
   statuses: Record<string, number>;
   errors: number;
@@ -46,13 +50,20 @@ interface MixReport {
   classes: { name: string; requests: number; p50: number; p99: number }[];
 }
 
-function mixReport(result: autocannon.Result, byClass: Map<string, number[]>, cached: number): MixReport {
+function mixReport(
+  result: autocannon.Result,
+  byClass: Map<string, number[]>,
+  cached: number,
+  asked: { paths: Set<string>; sent: number },
+): MixReport {
   const quantile = (xs: number[], f: number) =>
     Math.round(xs[Math.min(xs.length - 1, Math.floor(f * xs.length))]! * 10) / 10;
   return {
     requests: result.requests.total,
     requestsPerSecond: Math.round(result.requests.average),
     cachedShare: Math.round((cached / Math.max(1, result.requests.total)) * 100) / 100,
+    distinctPaths: asked.paths.size,
+    distinctShare: Math.round((asked.paths.size / Math.max(1, asked.sent)) * 100) / 100,
     latencyMs: {
       p50: result.latency.p50,
       p90: result.latency.p90,
@@ -118,10 +129,15 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
         devnetBin,
         '--seed',
         'load',
+        // Enough blocks, transactions and addresses that the long tail names a new one in nearly every request.
         '--blocks',
-        '160',
+        '2000',
         '--tx-per-block',
         '6',
+        '--proof-min',
+        '200',
+        '--proof-max',
+        '400',
         '--interval-ms',
         '1000',
         '--coinbase-maturity',
@@ -166,82 +182,115 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
     procs.push(server.proc);
     const url = server.match[1]!;
     const get = async (path: string) => (await fetch(`${url}${path}`)).json() as Promise<any>;
-    for (let i = 0; i < 100; i++) {
-      const s = await get('/v1/status');
-      if (s.status?.indexer?.state === 'synced') break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitFor(
+      'the initial sync',
+      async () => (await get('/v1/status')).status?.indexer?.state === 'synced',
+      600_000,
+      200,
+    );
     // The market cache answers once the refresher's first fetch is in (before it, /v1/market is a 503).
     await waitFor('the first market data', async () => (await get('/v1/market')).ok === true);
 
-    // Samples from the chain itself, drawn afresh for every request so that the load does not ask for the same
-    // few pages over and over; some vanish in reorgs, which answer 404, never 5xx.
-    const listed = await get('/v1/blocks?limit=100');
-    if (!listed.blocks?.length) throw new Error(`no blocks listed: ${JSON.stringify(listed).slice(0, 400)}`);
-    const blocks = listed.blocks as { height: number; hash: string }[];
-    const txids: string[] = [];
-    for (const b of blocks.filter((_, i) => i % 10 === 5))
-      for (const t of (await get(`/v1/blocks/${b.height}/txs`)).txs as { txid: string }[]) txids.push(t.txid);
-    const miners = ((await get('/v1/miners/top?limit=20')).miners as { address: string }[]).map(
-      (m) => m.address,
+    // Samples from the chain itself. The hot mix asks for the same page of each class every time (a front page
+    // and its links: nearly every request is answered from the response cache). The long tail walks lists of
+    // every block, transaction and address of the chain in a shuffled order, so that nearly every request
+    // names what no request asked before (a crawler, wallets scanning, links followed): the caches cannot
+    // answer it and the database must. Some vanish in reorgs, which answer 404, never 5xx.
+    const sample = createPgSql({ connectionString: database.url, max: 1 });
+    const column = async (text: string) =>
+      (await sample.query<{ x: string }>(text, [], 'test.sample')).map((r) => r.x);
+    const txids = await column(`SELECT encode(txid, 'hex') AS x FROM txs ORDER BY random()`);
+    const blocks = await sample.query<{ height: number; hash: string }>(
+      'SELECT height, hash FROM blocks ORDER BY random()',
+      [],
+      'test.sample',
     );
-    const pools = ((await get('/v1/pools/top?window=all')).pools as { id: string }[]).map((p) => p.id);
-    const labels = (await get('/v1/known-addresses')).labels as { address: string }[];
-    const addresses = [...new Set([...labels.map((l) => l.address), ...miners])];
-    const certified = ((await get('/v1/analytics/pouw')).pouw.latest as { height: number }[]).map(
-      (c) => c.height,
-    );
+    const addresses = await column('SELECT address AS x FROM addresses ORDER BY random() LIMIT 50000');
+    const miners = await column('SELECT address AS x FROM miner_stats ORDER BY random()');
+    const pools = await column('SELECT pool_id AS x FROM pool_stats ORDER BY random()');
+    const certified = (
+      await sample.query<{ height: number }>(
+        'SELECT height FROM block_certificates ORDER BY random()',
+        [],
+        'test.sample',
+      )
+    ).map((c) => c.height);
+    await sample.close();
     if (!txids.length || !miners.length || !pools.length || !certified.length)
       throw new Error('the devnet chain lacks transactions, miners, pools or certificates to sample');
-    // The hot mix asks for the same page of each class every time (a front page and its links: nearly every
-    // request is answered from the response cache); the long tail draws a fresh sample for every request.
     let mix: Mix = 'hot';
-    const pick = <T>(xs: readonly T[]): T =>
-      xs[mix === 'hot' ? Math.floor(xs.length / 3) : Math.floor(Math.random() * xs.length)]!;
-    const prefixLength = () => (mix === 'hot' ? 6 : 4 + Math.floor(Math.random() * 8));
-    const height = () => pick(blocks).height;
-    const tx = () => pick(txids);
-    const address = () => pick(addresses);
-    // [endpoint class, a request of it]
-    const templates: [string, () => string][] = [
-      ['/v1/blocks', () => '/v1/blocks'],
-      ['/v1/blocks/{height}', () => `/v1/blocks/${height()}`],
-      ['/v1/blocks/{hash}', () => `/v1/blocks/${pick(blocks).hash}`],
-      ['/v1/blocks/{height}/txs', () => `/v1/blocks/${height()}/txs`],
-      ['/v1/blocks/{height}/outputs', () => `/v1/blocks/${height()}/outputs`],
-      ['/v1/blocks/{height}/coinbase-outputs', () => `/v1/blocks/${height()}/coinbase-outputs`],
-      ['/v1/blocks/{height}/raw', () => `/v1/blocks/${height()}/raw`],
-      ['/v1/blocks/{height}/certificate', () => `/v1/blocks/${pick(certified)}/certificate`],
-      ['/v1/txs', () => '/v1/txs'],
-      ['/v1/txs/{txid}', () => `/v1/txs/${tx()}`],
-      ['/v1/txs/{txid}/flow', () => `/v1/txs/${tx()}/flow`],
-      ['/v1/txs/{txid}/inputs', () => `/v1/txs/${tx()}/inputs`],
-      ['/v1/txs/{txid}/outputs', () => `/v1/txs/${tx()}/outputs`],
-      ['/v1/txs/{txid}/raw', () => `/v1/txs/${tx()}/raw`],
-      ['/v1/addresses/{address}', () => `/v1/addresses/${address()}`],
-      ['/v1/addresses/{address}/txs', () => `/v1/addresses/${address()}/txs`],
-      ['/v1/addresses/{address}/utxos', () => `/v1/addresses/${address()}/utxos`],
-      ['/v1/addresses/{address}/flows', () => `/v1/addresses/${address()}/flows`],
-      ['/v1/addresses/{address}/flow-summary', () => `/v1/addresses/${address()}/flow-summary`],
-      ['/v1/addresses/{address}/balance-history', () => `/v1/addresses/${address()}/balance-history`],
-      ['/v1/miners/top', () => '/v1/miners/top'],
-      ['/v1/miners/{address}', () => `/v1/miners/${pick(miners)}`],
-      ['/v1/pools/top', () => '/v1/pools/top'],
-      ['/v1/pools/{poolId}', () => `/v1/pools/${pick(pools)}`],
-      ['/v1/pools/{poolId}/payout-outputs', () => `/v1/pools/${pick(pools)}/payout-outputs`],
-      ['/v1/analytics/network', () => '/v1/analytics/network'],
-      ['/v1/analytics/pouw', () => '/v1/analytics/pouw'],
-      ['/v1/analytics/supply', () => '/v1/analytics/supply'],
-      ['/v1/analytics/pools', () => '/v1/analytics/pools'],
-      ['/v1/analytics/market', () => '/v1/analytics/market'],
-      ['/v1/market', () => '/v1/market'],
-      ['/v1/search?q={q}', () => `/v1/search?q=${pick([String(height()), tx(), address()])}`],
-      ['/v1/search/suggest?q={prefix}', () => `/v1/search/suggest?q=${tx().slice(0, prefixLength())}`],
-      ['/v1/known-addresses', () => '/v1/known-addresses'],
-      ['/v1/mempool', () => '/v1/mempool'],
-      ['/v1/status', () => '/v1/status'],
-      ['/v1/api/me', () => '/v1/api/me'],
-      ['/v1/blocks?limit=100', () => '/v1/blocks?limit=100'],
+    /** The next of `xs` for the long tail (walked in order, again from the start once all were asked). */
+    const walker = <T>(xs: readonly T[]) => {
+      let i = 0;
+      return (): T => (mix === 'hot' ? xs[Math.floor(xs.length / 3)]! : xs[i++ % xs.length]!);
+    };
+    const height = walker(blocks.map((b) => b.height));
+    const hash = walker(blocks.map((b) => b.hash));
+    const tx = walker(txids);
+    const address = walker(addresses);
+    const miner = walker(miners);
+    const pool = walker(pools);
+    const cert = walker(certified);
+    const term = walker(['height', 'tx', 'address'] as const);
+    const prefix = walker(txids.map((t, i) => t.slice(0, 4 + (i % 8))));
+    // [endpoint class, a request of it, whether it names a resource (else: a list or figure of the tip)]
+    const templates: [string, () => string, boolean][] = [
+      ['/v1/blocks', () => '/v1/blocks', false],
+      ['/v1/blocks/{height}', () => `/v1/blocks/${height()}`, true],
+      ['/v1/blocks/{hash}', () => `/v1/blocks/${hash()}`, true],
+      ['/v1/blocks/{height}/txs', () => `/v1/blocks/${height()}/txs`, true],
+      ['/v1/blocks/{height}/outputs', () => `/v1/blocks/${height()}/outputs`, true],
+      ['/v1/blocks/{height}/coinbase-outputs', () => `/v1/blocks/${height()}/coinbase-outputs`, true],
+      ['/v1/blocks/{height}/raw', () => `/v1/blocks/${height()}/raw`, true],
+      ['/v1/blocks/{height}/certificate', () => `/v1/blocks/${cert()}/certificate`, true],
+      ['/v1/txs', () => '/v1/txs', false],
+      ['/v1/txs/{txid}', () => `/v1/txs/${tx()}`, true],
+      ['/v1/txs/{txid}/flow', () => `/v1/txs/${tx()}/flow`, true],
+      ['/v1/txs/{txid}/inputs', () => `/v1/txs/${tx()}/inputs`, true],
+      ['/v1/txs/{txid}/outputs', () => `/v1/txs/${tx()}/outputs`, true],
+      ['/v1/txs/{txid}/raw', () => `/v1/txs/${tx()}/raw`, true],
+      ['/v1/txs/{txid}/status', () => `/v1/txs/${tx()}/status`, true],
+      ['/v1/txs/{txid}/outspends', () => `/v1/txs/${tx()}/outspends`, true],
+      ['/v1/addresses/{address}', () => `/v1/addresses/${address()}`, true],
+      ['/v1/addresses/{address}/txs', () => `/v1/addresses/${address()}/txs`, true],
+      ['/v1/addresses/{address}/utxos', () => `/v1/addresses/${address()}/utxos`, true],
+      ['/v1/addresses/{address}/flows', () => `/v1/addresses/${address()}/flows`, true],
+      ['/v1/addresses/{address}/flow-summary', () => `/v1/addresses/${address()}/flow-summary`, true],
+      ['/v1/addresses/{address}/balance-history', () => `/v1/addresses/${address()}/balance-history`, true],
+      [
+        '/v1/addresses?addresses={20}',
+        () => `/v1/addresses?addresses=${Array.from({ length: 20 }, address).join(',')}`,
+        true,
+      ],
+      ['/v1/miners/top', () => '/v1/miners/top', false],
+      ['/v1/miners/{address}', () => `/v1/miners/${miner()}`, true],
+      ['/v1/pools/top', () => '/v1/pools/top', false],
+      ['/v1/pools/{poolId}', () => `/v1/pools/${pool()}`, true],
+      ['/v1/pools/{poolId}/payout-outputs', () => `/v1/pools/${pool()}/payout-outputs`, true],
+      ['/v1/analytics/network', () => '/v1/analytics/network', false],
+      ['/v1/analytics/pouw', () => '/v1/analytics/pouw', false],
+      ['/v1/analytics/supply', () => '/v1/analytics/supply', false],
+      ['/v1/analytics/pools', () => '/v1/analytics/pools', false],
+      ['/v1/analytics/market', () => '/v1/analytics/market', false],
+      ['/v1/market', () => '/v1/market', false],
+      [
+        '/v1/search?q={q}',
+        () => {
+          const kind = term();
+          return `/v1/search?q=${kind === 'height' ? height() : kind === 'tx' ? tx() : address()}`;
+        },
+        true,
+      ],
+      [
+        '/v1/search/suggest?q={prefix}',
+        () => `/v1/search/suggest?q=${mix === 'hot' ? tx().slice(0, 6) : prefix()}`,
+        true,
+      ],
+      ['/v1/known-addresses', () => '/v1/known-addresses', false],
+      ['/v1/mempool', () => '/v1/mempool', false],
+      ['/v1/status', () => '/v1/status', false],
+      ['/v1/api/me', () => '/v1/api/me', false],
+      ['/v1/blocks?limit=100', () => '/v1/blocks?limit=100', false],
     ];
 
     let rss: number[] = [];
@@ -257,6 +306,9 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
       rss = [];
       const byClass = new Map<string, number[]>();
       const cachedCount = { n: 0 };
+      const asked = { paths: new Set<string>(), sent: 0 };
+      // The long tail asks what names a resource; the tip's lists and figures are the hot mix's.
+      const classes = templates.filter(([, , named]) => mix === 'hot' || named);
       const result = await autocannon({
         url,
         connections: CONNECTIONS,
@@ -264,12 +316,15 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
         // Seconds a request may take before autocannon counts it as an error (the default 10 is tight
         // for 64 connections on a loaded 2-core machine).
         timeout: 30,
-        requests: templates.map(([className, make]) => ({
+        requests: classes.map(([className, make]) => ({
           method: 'GET' as const,
           // One request at a time per connection: from building a request to its response is its latency.
           setupRequest: (req: any, context: any) => {
             context.sentAt = performance.now();
-            return { ...req, path: make() };
+            const path = make();
+            asked.paths.add(path);
+            asked.sent++;
+            return { ...req, path };
           },
           onResponse: (_status: number, body: string, context: any) => {
             const xs = byClass.get(className) ?? [];
@@ -279,7 +334,10 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
           },
         })),
       });
-      reports[name] = { ...mixReport(result, byClass, cachedCount.n), serverRssMiB: memoryOf(rss) };
+      reports[name] = {
+        ...mixReport(result, byClass, cachedCount.n, asked),
+        serverRssMiB: memoryOf(rss),
+      };
     }
     clearInterval(sampler);
     clearInterval(reorger);
