@@ -17,15 +17,17 @@ export function coldTable(pearl, core) {
       'Cold: every request names a transaction, block or address no request of the run asked before (distinct ' +
       'paths walked by wrk, more than every cache holds), so only the tip cache can answer; repeated: one path ' +
       'again and again, answered by the response cache. "From a cache" and the statements per request are read ' +
-      "from the server's own metrics over the same rounds.",
+      "from the server's own metrics over the same rounds; whether PostgreSQL keeps each statement's plan, and the " +
+      'planning and execution time of one more call, from `planReport` (bench/db-peer.mjs) over a dozen of the ' +
+      "class's paths on one connection.",
     '',
-    '| class | Pearl cold req/s | p50 / p99 ms | ratio | statements | from a cache | Pearl repeated req/s | p50 / p99 ms | ratio | Core cold req/s | p50 / p99 ms | ratio | Core repeated req/s | p50 / p99 ms | ratio |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| class | Pearl cold req/s | p50 / p99 ms | ratio | statements | from a cache | plans kept (planning / execution ms) | Pearl repeated req/s | p50 / p99 ms | ratio | Core cold req/s | p50 / p99 ms | ratio | Core repeated req/s | p50 / p99 ms | ratio |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const name of names) {
     const cold = row(pearl, name, 'cold');
     lines.push(
-      `| ${name} | ${cell(cold)} | ${cold?.statementsPerRequest ?? '–'} | ${cold?.fromCache ?? '–'} | ${cell(row(pearl, name, 'repeated'))} | ${cell(row(core, name, 'cold'))} | ${cell(row(core, name, 'repeated'))} |`,
+      `| ${name} | ${cell(cold)} | ${cold?.statementsPerRequest ?? '–'} | ${cold?.fromCache ?? '–'} | ${cold?.plans ? `${cold.plansKept ? 'yes' : 'no'} (${cold.planningMs} / ${cold.executionMs})` : '–'} | ${cell(row(pearl, name, 'repeated'))} | ${cell(row(core, name, 'cold'))} | ${cell(row(core, name, 'repeated'))} |`,
     );
   }
   return lines;

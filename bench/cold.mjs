@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPgSql } from '../packages/db/dist/index.js';
+import { planReport } from './db-peer.mjs';
 import { median, postgresCpu, procCpu, rssMiB, startScript, wrkSkipReason } from './lib.mjs';
 import { machineInfo } from './machine.mjs';
 
@@ -329,9 +330,17 @@ for (const [name, all] of chosen) {
       responseCacheHits: pick((r) => r.responseCacheHits),
       rounds: byRound,
     };
+    if (mode === 'cold') {
+      // Whether PostgreSQL keeps each statement's plan, from a dozen paths of the class not asked over HTTP.
+      row.plans = await planReport(values['database-url'], sample.slice(0, 12));
+      const kept = Object.values(row.plans);
+      row.plansKept = kept.length > 0 && kept.every((p) => p.generic > 0);
+      row.planningMs = Math.round(kept.reduce((n, p) => n + p.planningMs, 0) * 1000) / 1000;
+      row.executionMs = Math.round(kept.reduce((n, p) => n + p.executionMs, 0) * 1000) / 1000;
+    }
     rows.push(row);
     log(
-      `${`${name} (${mode})`.padEnd(38)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.ratio} of ceiling (${row.ceilingRps} req/s at ${size} B); CPU ms server ${row.serverCpuMs} postgres ${row.postgresCpuMs}; ${row.statementsPerRequest} statements, ${row.dbMsPerRequest} ms in SQL, ${row.fromCache} from a cache per request${wrapped ? '; RAN OUT OF PATHS' : ''}`,
+      `${`${name} (${mode})`.padEnd(38)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.ratio} of ceiling (${row.ceilingRps} req/s at ${size} B); CPU ms server ${row.serverCpuMs} postgres ${row.postgresCpuMs}; ${row.statementsPerRequest} statements, ${row.dbMsPerRequest} ms in SQL, ${row.fromCache} from a cache per request${row.plans ? `; plans ${row.plansKept ? 'kept' : 'NOT kept'}, planning ${row.planningMs} ms of ${row.executionMs} ms executing` : ''}${wrapped ? '; RAN OUT OF PATHS' : ''}`,
     );
   }
 }
