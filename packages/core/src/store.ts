@@ -42,6 +42,18 @@ import type { SearchStore } from './store-search.js';
 /** A block addressed by height or by hash. */
 export type BlockRef = { height: number } | { hash: string };
 
+/** What a list of a block's rows belongs to, read with its first page. */
+export interface BlockKey {
+  height: number;
+  hash: string;
+}
+
+/** What a list of a transaction's rows belongs to, read with its first page. */
+export interface TxKey {
+  txid: string;
+  blockHeight: number;
+}
+
 /** The indexed tips and the time of the tip block. */
 export interface TipInfo {
   height: number;
@@ -116,20 +128,35 @@ export interface Store extends SearchStore, MarketStore {
   listBlocks(page: PageOf<typeof blocksKey>): Promise<BlockRecord[]>;
   getCertificate(ref: BlockRef, includeProof: boolean): Promise<Certificate | null>;
   coinbaseOutputs(height: number): Promise<Output[]>;
-  /** Block order. */
-  listBlockOutputs(height: number, page: PageOf<typeof blockOutputsKey>): Promise<Output[]>;
+  /**
+   * Block order, with the block (null when the index does not holds it), in one statement. A page after a cursor
+   * names the block by height.
+   */
+  listBlockOutputs(
+    block: BlockRef,
+    page: PageOf<typeof blockOutputsKey>,
+  ): Promise<{ block: BlockKey | null; outputs: Output[] }>;
   getBlockRaw(ref: BlockRef): Promise<unknown | null>;
-  /** Block order. */
-  listBlockTxs(height: number, page: PageOf<typeof blockTxsKey>): Promise<TxRecord[]>;
+  /** Block order, with the block (null when the index does not hold it), as listBlockOutputs. */
+  listBlockTxs(
+    block: BlockRef,
+    page: PageOf<typeof blockTxsKey>,
+  ): Promise<{ block: BlockKey | null; txs: TxRecord[] }>;
 
   /** Newest first. */
   listTxs(page: PageOf<typeof txsKey>): Promise<TxWithCounterpartiesRecord[]>;
   getTx(txid: string): Promise<TxRecord | null>;
   getTxFlow(txid: string): Promise<TxFlow | null>;
-  /** In input order. */
-  listTxInputs(txid: string, page: PageOf<typeof txInputsKey>): Promise<Input[]>;
-  /** In output order. */
-  listTxOutputs(txid: string, page: PageOf<typeof txOutputsKey>): Promise<Output[]>;
+  /** In input order, with the transaction (null when the index does not hold it), in one statement. */
+  listTxInputs(
+    txid: string,
+    page: PageOf<typeof txInputsKey>,
+  ): Promise<{ tx: TxKey | null; inputs: Input[] }>;
+  /** In output order, with the transaction, as listTxInputs. */
+  listTxOutputs(
+    txid: string,
+    page: PageOf<typeof txOutputsKey>,
+  ): Promise<{ tx: TxKey | null; outputs: Output[] }>;
   getTxRaw(txid: string): Promise<unknown | null>;
   /**
    * Where a transaction is confirmed and what proves it: its block, position, merkle branch (from the block's

@@ -1,5 +1,5 @@
 import { certificateStatus } from '@explorer/chain';
-import type { Certificate, Store } from '@explorer/core';
+import type { BlockKey, Certificate, Store } from '@explorer/core';
 import { toBlock, toOutput, toTx } from './mappers.js';
 import {
   type CertificateQueryRow,
@@ -8,8 +8,19 @@ import {
   selectBlocks,
   selectCertificate,
 } from './queries/blocks.js';
-import { selectBlockOutputs, selectBlockTxs, selectCoinbaseOutputs } from './queries/txs.js';
+import {
+  type OutputQueryRow,
+  type OwnerColumns,
+  selectBlockOutputs,
+  selectBlockTxs,
+  selectCoinbaseOutputs,
+  type TxQueryRow,
+} from './queries/txs.js';
 import type { Sql } from './sql.js';
+
+/** The block a page of its rows was read with; null when the index does not hold it (no row at all). */
+const ownerBlock = (rows: readonly OwnerColumns[]): BlockKey | null =>
+  rows[0] ? { height: rows[0].owner_height, hash: rows[0].owner_hash! } : null;
 
 /** Why a certificate's mining configuration is not shown, where it is not. */
 function configNoteOf(r: CertificateQueryRow): string | null {
@@ -80,12 +91,20 @@ export function blockStoreMethods(
     async coinbaseOutputs(height) {
       return (await selectCoinbaseOutputs(sql, height)).map(toOutput);
     },
-    async listBlockOutputs(height, page) {
-      return (await selectBlockOutputs(sql, height, page)).map(toOutput);
+    async listBlockOutputs(ref, page) {
+      const rows = await selectBlockOutputs(sql, ref, page);
+      return {
+        block: ownerBlock(rows),
+        outputs: rows.flatMap((r) => (r.txid == null ? [] : [toOutput(r as OutputQueryRow)])),
+      };
     },
     getBlockRaw: (ref) => selectBlockRaw(sql, ref),
-    async listBlockTxs(height, page) {
-      return (await selectBlockTxs(sql, height, page)).map(toTx);
+    async listBlockTxs(ref, page) {
+      const rows = await selectBlockTxs(sql, ref, page);
+      return {
+        block: ownerBlock(rows),
+        txs: rows.flatMap((r) => (r.txid == null ? [] : [toTx(r as TxQueryRow)])),
+      };
     },
   };
 }

@@ -1,7 +1,10 @@
-import type { Store, TxFlow, TxWithCounterpartiesRecord } from '@explorer/core';
+import type { Store, TxFlow, TxKey, TxWithCounterpartiesRecord } from '@explorer/core';
 import { feeRate, toInput, toOutput, toTx } from './mappers.js';
 import {
   FLOW_LIST_MAX,
+  type InputQueryRow,
+  type OutputQueryRow,
+  type OwnerColumns,
   type SideJson,
   selectInputs,
   selectRecentTxs,
@@ -13,6 +16,10 @@ import {
 import { amountText, type Sql } from './sql.js';
 
 const COUNTERPARTIES_MAX = 10;
+
+/** The transaction a page of its rows was read with; null when the index does not hold it (no row at all). */
+const ownerTx = (txid: string, rows: readonly OwnerColumns[]): TxKey | null =>
+  rows[0] ? { txid, blockHeight: rows[0].owner_height } : null;
 
 const cmpBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 /** Addresses in code-point order: the same in every locale (and cheaper than a collation). */
@@ -106,10 +113,18 @@ export function txStoreMethods(
       };
     },
     async listTxInputs(txid, page) {
-      return (await selectInputs(sql, { txid }, page)).map(toInput);
+      const rows = await selectInputs(sql, txid, page);
+      return {
+        tx: ownerTx(txid, rows),
+        inputs: rows.flatMap((r) => (r.vin == null ? [] : [toInput(r as InputQueryRow)])),
+      };
     },
     async listTxOutputs(txid, page) {
-      return (await selectTxOutputs(sql, { txid }, page)).map(toOutput);
+      const rows = await selectTxOutputs(sql, txid, page);
+      return {
+        tx: ownerTx(txid, rows),
+        outputs: rows.flatMap((r) => (r.vout == null ? [] : [toOutput(r as OutputQueryRow)])),
+      };
     },
     getTxRaw: (txid) => selectTxRaw(sql, txid),
   };

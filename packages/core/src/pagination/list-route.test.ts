@@ -103,19 +103,28 @@ const lists = [
 /** A store holding one block and one transaction at HEIGHT, whose list methods answer `rows` and record their page. */
 function listStore(rows: readonly object[], blockHash = HASH) {
   const pages: { method: string; args: unknown[] }[] = [];
+  /** Reads of a list's parent on its own. */
+  const parents: string[] = [];
   const methods: Record<string, (...args: any[]) => Promise<unknown>> = {
     tip: async () => ({ height: TIP, hash: 'cd'.repeat(32), txHeight: TIP, time: 1 }),
     blockHashAt: async (h: number) => (h === HEIGHT ? blockHash : null),
-    getBlock: async () => ({ height: HEIGHT, hash: HASH }),
-    getTx: async () => ({ txid: HASH, blockHeight: HEIGHT }),
+    getBlock: async () => parents.push('getBlock') && { height: HEIGHT, hash: HASH },
+    getTx: async () => parents.push('getTx') && { txid: HASH, blockHeight: HEIGHT },
     getMiner: async () => ({ address: ADDRESS, blocks: 1 }),
+  };
+  // The lists of a block or a transaction give their parent with the page (see ListDefinition.first).
+  const owners: Record<string, object> = {
+    listBlockOutputs: { block: { height: HEIGHT, hash: HASH }, outputs: rows },
+    listBlockTxs: { block: { height: HEIGHT, hash: HASH }, txs: rows },
+    listTxInputs: { tx: { txid: HASH, blockHeight: HEIGHT }, inputs: rows },
+    listTxOutputs: { tx: { txid: HASH, blockHeight: HEIGHT }, outputs: rows },
   };
   const store = new Proxy({} as Store, {
     get: (_t, prop) =>
       methods[String(prop)] ??
       (async (...args: unknown[]) => {
         pages.push({ method: String(prop), args });
-        return rows;
+        return owners[String(prop)] ?? rows;
       }),
   });
   const api = createExplorerApi({
@@ -127,7 +136,7 @@ function listStore(rows: readonly object[], blockHash = HASH) {
     const res = await api.handle(new Request(`http://x${url}`));
     return { res, body: await res.json() };
   };
-  return { pages, get };
+  return { pages, parents, get };
 }
 
 describe('list routes', () => {
@@ -146,6 +155,17 @@ describe('list routes', () => {
       expect(next.res.status).toBe(200);
       expect(next.body.pagination).toMatchObject({ cursor, nextCursor: cursor });
       expect(pages[1]!.args.at(-1)).toEqual({ limit: 1, after, offset: 0 });
+    },
+  );
+
+  it.each(lists.filter((l) => /^\/v1\/(blocks|txs)\/[^/]+\//.test(l.path)))(
+    "$path reads its parent with the first page, and on its own before a cursor's page",
+    async ({ path, cursor }) => {
+      const { pages, parents, get } = listStore([{}, {}]);
+      expect((await get(`${path}?limit=1`)).res.status).toBe(200);
+      expect({ reads: pages.length, parents }).toEqual({ reads: 1, parents: [] });
+      expect((await get(`${path}?limit=1&cursor=${cursor}`)).res.status).toBe(200);
+      expect({ reads: pages.length, parents: parents.length }).toEqual({ reads: 2, parents: 1 });
     },
   );
 

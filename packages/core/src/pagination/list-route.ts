@@ -55,6 +55,11 @@ export type ListDefinition<
   key: K;
   /** Reads what the list belongs to (a block, a transaction) before the page; throws the 404 when absent. */
   parent?(ctx: ListContext<P, X>): Promise<Parent>;
+  /**
+   * Reads what the list belongs to and its first page in one statement (what a link to the list asks for: no
+   * cursor, no offset), instead of `parent` then `load`; throws the 404 when absent.
+   */
+  first?(ctx: ListContext<P, X>, page: PageOf<K>): Promise<{ parent: Parent; rows: RowOf<K>[] }>;
   /** Names the list a cursor belongs to (`blocks`, `address-txs:<address>`): other lists refuse its cursors. */
   scope(ctx: ListContext<P, X>, parent: Parent): string;
   /** Reads at least `limit + 1` rows (where there are) after the page request's position, in the key's order. */
@@ -84,6 +89,7 @@ export function defineList<
     items,
     key,
     parent,
+    first,
     scope,
     load,
     also,
@@ -98,16 +104,30 @@ export function defineList<
     response: { ...also?.response, [items]: z.array(key.item) } as ListShape<M, K, E>,
     list: true,
     async handler(ctx) {
-      const owner = (await parent?.(ctx)) as Parent;
-      const name = scope(ctx, owner);
       // The page parameters every list query has, whatever the list's own parameters are.
       const q = ctx.query as z.output<ListQuery>;
-      const req = (
-        key.guard === null
-          ? pageRequest(q, name, key.types)
-          : await guardedPageRequest(guardStore(ctx), q, name, key.types)
-      ) as PageOf<K>; // the cursor was checked against the key's types as it was decoded
-      const [rows, extra] = await Promise.all([load(ctx, req, owner), also?.load(ctx, owner)]);
+      let owner: Parent;
+      let name: string;
+      let req: PageOf<K>;
+      let read: Promise<RowOf<K>[]>;
+      if (first && q.cursor === undefined && !q.offset) {
+        // No cursor to check against the list's scope: the parent and the page come in one read.
+        req = pageRequest(q, '', key.types) as PageOf<K>;
+        const r = await first(ctx, req);
+        owner = r.parent;
+        name = scope(ctx, owner);
+        read = Promise.resolve(r.rows);
+      } else {
+        owner = (await parent?.(ctx)) as Parent;
+        name = scope(ctx, owner);
+        req = (
+          key.guard === null
+            ? pageRequest(q, name, key.types)
+            : await guardedPageRequest(guardStore(ctx), q, name, key.types)
+        ) as PageOf<K>; // the cursor was checked against the key's types as it was decoded
+        read = load(ctx, req, owner);
+      }
+      const [rows, extra] = await Promise.all([read, also?.load(ctx, owner)]);
       const page = toPage(rows, req, q, name, (row) => key.cursorOf(row));
       const height = heightField as keyof RowOf<K> | undefined;
       const list =

@@ -5,7 +5,7 @@ import { defineList } from '../pagination/list-route.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { BlockSchema, CertificateSchema, OutputSchema } from '../schemas/block.js';
 import { Height } from '../schemas/common.js';
-import type { BlockRecord, BlockRef } from '../store.js';
+import type { BlockKey, BlockRecord, BlockRef } from '../store.js';
 import { blockNotFound, confirmations, heightOrHashParam, isFinal, refKey } from './params.js';
 
 const withConfirmations = (ctx: RouteContext<unknown, unknown>, b: BlockRecord) => ({
@@ -117,9 +117,14 @@ export const blockRoutes = [
     notFound: true,
     items: 'outputs',
     key: blockOutputsKey,
-    parent: (ctx) => loadBlock(ctx, ctx.params.heightOrHash),
+    parent: (ctx): Promise<BlockKey> => loadBlock(ctx, ctx.params.heightOrHash),
+    async first(ctx, page) {
+      const r = await ctx.store.listBlockOutputs(ctx.params.heightOrHash, page);
+      return { parent: r.block ?? blockNotFound(ctx.params.heightOrHash), rows: r.outputs };
+    },
     scope: (_ctx, block) => `block-outputs:${block.hash}`,
-    load: (ctx, page, block) => ctx.store.listBlockOutputs(block.height, page),
+    load: async (ctx, page, block) =>
+      (await ctx.store.listBlockOutputs({ height: block.height }, page)).outputs,
   }),
   defineRoute({
     id: 'getBlockRaw',
@@ -155,9 +160,13 @@ export const blockRoutes = [
     notFound: true,
     items: 'txs',
     key: blockTxsKey,
-    parent: (ctx) => loadBlock(ctx, ctx.params.heightOrHash),
+    parent: (ctx): Promise<BlockKey> => loadBlock(ctx, ctx.params.heightOrHash),
+    async first(ctx, page) {
+      const r = await ctx.store.listBlockTxs(ctx.params.heightOrHash, page);
+      return { parent: r.block ?? blockNotFound(ctx.params.heightOrHash), rows: r.txs };
+    },
     scope: (_ctx, block) => `block-txs:${block.hash}`,
-    load: (ctx, page, block) => ctx.store.listBlockTxs(block.height, page),
+    load: async (ctx, page, block) => (await ctx.store.listBlockTxs({ height: block.height }, page)).txs,
     confirmations: 'blockHeight',
   }),
 ] as const;

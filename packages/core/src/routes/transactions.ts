@@ -4,7 +4,7 @@ import { txInputsKey, txOutputsKey, txOutspendsKey, txsKey } from '../pagination
 import { defineList } from '../pagination/list-route.js';
 import { defineRoute, type RouteContext } from '../route.js';
 import { TxFlowSchema, TxSchema, type TxStatus, TxStatusSchema } from '../schemas/tx.js';
-import type { TxRecord } from '../store.js';
+import type { TxKey, TxRecord } from '../store.js';
 import { MEMPOOL_CACHE_MS } from './mempool.js';
 import { confirmations, isFinal, txidParam } from './params.js';
 
@@ -121,9 +121,14 @@ export const transactionRoutes = [
     notFound: true,
     items: 'inputs',
     key: txInputsKey,
-    parent: (ctx) => loadTx(ctx, ctx.params.txid),
+    parent: (ctx): Promise<TxKey> => loadTx(ctx, ctx.params.txid),
+    async first(ctx, page) {
+      const r = await ctx.store.listTxInputs(ctx.params.txid, page);
+      if (!r.tx) throw new NotFoundError(`transaction ${ctx.params.txid} not found`);
+      return { parent: r.tx, rows: r.inputs };
+    },
     scope: (_ctx, tx) => `tx-inputs:${tx.txid}`,
-    load: (ctx, page, tx) => ctx.store.listTxInputs(tx.txid, page),
+    load: async (ctx, page, tx) => (await ctx.store.listTxInputs(tx.txid, page)).inputs,
     // Inputs never change once their block is final (outputs can still be spent, so they are not).
     immutable: (ctx, tx) => isFinal(ctx.meta.indexedTip, tx.blockHeight, ctx.config),
   }),
@@ -138,9 +143,14 @@ export const transactionRoutes = [
     notFound: true,
     items: 'outputs',
     key: txOutputsKey,
-    parent: (ctx) => loadTx(ctx, ctx.params.txid),
+    parent: (ctx): Promise<TxKey> => loadTx(ctx, ctx.params.txid),
+    async first(ctx, page) {
+      const r = await ctx.store.listTxOutputs(ctx.params.txid, page);
+      if (!r.tx) throw new NotFoundError(`transaction ${ctx.params.txid} not found`);
+      return { parent: r.tx, rows: r.outputs };
+    },
     scope: (_ctx, tx) => `tx-outputs:${tx.txid}`,
-    load: (ctx, page, tx) => ctx.store.listTxOutputs(tx.txid, page),
+    load: async (ctx, page, tx) => (await ctx.store.listTxOutputs(tx.txid, page)).outputs,
   }),
   defineRoute({
     id: 'getTxRaw',

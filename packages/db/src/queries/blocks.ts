@@ -5,7 +5,8 @@ import { keyset } from './keyset.js';
 /** How a block is addressed. */
 export type BlockRef = { height: number } | { hash: string };
 
-const refWhere = (ref: BlockRef, params: unknown[]) => {
+/** SQL: `b` is the block `ref` names (its parameter appended to `params`). */
+export const refWhere = (ref: BlockRef, params: unknown[]) => {
   if ('height' in ref) {
     params.push(ref.height);
     return `b.height = $${params.length}`;

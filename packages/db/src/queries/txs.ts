@@ -11,6 +11,7 @@ import {
 import { isCoreRawRecipe, renderKeptCoreTx } from '../derived/raw-tx.js';
 import type { Int8, Sql } from '../sql.js';
 import { cursorTxNo, firstTxNoAbove, firstTxNoOf, heightOf, indexOf, txNoOfTxid } from '../tx-no.js';
+import { type BlockRef, refWhere } from './blocks.js';
 import { keyset } from './keyset.js';
 
 /** The columns every transaction summary reads, from `txs t` and its block `b`. */
@@ -44,23 +45,16 @@ export interface TxQueryRow {
   type: string;
 }
 
-/** A transaction named by its txid (hex) or, once found, by its number. */
-export type TxRef = { txid: string } | { txNo: Int8 };
-
-/** SQL for the number of the referenced transaction, its parameter appended to `params`. */
-function txNoSql(ref: TxRef, params: unknown[]): string {
-  if ('txNo' in ref) {
-    params.push(String(ref.txNo));
-    return `$${params.length}::int8`;
-  }
-  params.push(ref.txid);
+/** SQL for the number of the transaction whose txid (hex) is appended to `params` (null when none). */
+function txNoSql(txid: string, params: unknown[]): string {
+  params.push(txid);
   return txNoOfTxid(`$${params.length}::text`);
 }
 
 /** One transaction. */
 export async function selectTx(sql: Sql, txid: string): Promise<TxQueryRow | null> {
   const params: unknown[] = [];
-  const no = txNoSql({ txid }, params);
+  const no = txNoSql(txid, params);
   const [row] = await sql.query<TxQueryRow>(
     `SELECT ${TX_COLUMNS} FROM txs t ${TX_BLOCK} WHERE t.tx_no = ${no}`,
     params,
@@ -126,7 +120,7 @@ export interface TxFlowQueryRow extends TxSidesQueryRow {
  */
 export async function selectTxFlow(sql: Sql, txid: string): Promise<TxFlowQueryRow | null> {
   const params: unknown[] = [];
-  const no = txNoSql({ txid }, params);
+  const no = txNoSql(txid, params);
   const [row] = await sql.query<TxFlowQueryRow>(
     `SELECT ${TX_COLUMNS}, ${txSides('t')},
        COALESCE((SELECT json_agg(json_build_array(encode(p.txid, 'hex'), i.prev_vout, a.address,
@@ -149,20 +143,47 @@ export async function selectTxFlow(sql: Sql, txid: string): Promise<TxFlowQueryR
   return row ?? null;
 }
 
-/** Transactions of a block, in block order. */
+/** What a list of a block's or a transaction's rows belongs to, read with the page. */
+export interface OwnerColumns {
+  /** The block's height, or the transaction's block's height. */
+  owner_height: number;
+  /** The block's hash (lists of a block). */
+  owner_hash?: string;
+}
+
+/**
+ * A page of the rows of the block `ref` names, with the block, in one statement: `page` selects the rows of
+ * the block `b` (one key range of `alias`), ordered; no row when the index does not hold the block, one row
+ * with null page columns when the page is past its rows. A page after a cursor is read by height: the cursor
+ * is a position in the block, and the block was read for its scope already.
+ */
+function blockPage(ref: BlockRef, page: { after: unknown }): { height: number | null } {
+  if (page.after && !('height' in ref))
+    throw new Error('a page of a block after a cursor is read by the block height');
+  return { height: 'height' in ref ? ref.height : null };
+}
+
+/** Transactions of a block, in block order, with the block (no row: no such block). */
 export function selectBlockTxs(
   sql: Sql,
-  height: number,
+  ref: BlockRef,
   page: PageOf<typeof blockTxsKey>,
-): Promise<TxQueryRow[]> {
-  const params: unknown[] = [height];
+): Promise<(Partial<TxQueryRow> & OwnerColumns)[]> {
+  const { height } = blockPage(ref, page);
+  const params: unknown[] = [];
+  const where = refWhere(ref, params);
   const k = keyset(blockTxsKey, page, params, 't', {
     columns: ['t.tx_no'],
-    pack: ([i]) => [cursorTxNo(height, Number(i))],
+    pack: ([i]) => [cursorTxNo(height ?? 0, Number(i))],
   });
-  return sql.query<TxQueryRow>(
-    `SELECT ${TX_COLUMNS} FROM txs t ${TX_BLOCK}
-     WHERE t.tx_no >= ${firstTxNoOf('$1')} AND t.tx_no < ${firstTxNoAbove('$1')} AND ${k.where} ${k.tail}`,
+  return sql.query<Partial<TxQueryRow> & OwnerColumns>(
+    `SELECT b.height AS owner_height, b.hash AS owner_hash, p.* FROM blocks b
+     LEFT JOIN LATERAL (
+       SELECT ${TX_COLUMNS} FROM txs t
+       WHERE t.tx_no >= ${firstTxNoOf('b.height')} AND t.tx_no < ${firstTxNoAbove('b.height')} AND ${k.where} ${k.tail}
+     ) p ON TRUE
+     WHERE ${where}
+     ORDER BY p.tx_no`,
     params,
     'txs.of-block',
   );
@@ -180,24 +201,31 @@ export interface InputQueryRow {
   sequence: number;
 }
 
-/** Inputs of a transaction, in order, with the address and value of what each spends. */
+/** Inputs of a transaction, in order, with the address and value of what each spends, and the height of the
+ * transaction's block (no row: no such transaction; null page columns: a page past its inputs). */
 export function selectInputs(
   sql: Sql,
-  tx: TxRef,
+  txid: string,
   page: PageOf<typeof txInputsKey>,
-): Promise<InputQueryRow[]> {
+): Promise<(Partial<InputQueryRow> & OwnerColumns)[]> {
   const params: unknown[] = [];
-  const no = txNoSql(tx, params);
+  const no = txNoSql(txid, params);
   const k = keyset(txInputsKey, page, params, 'i');
-  return sql.query<InputQueryRow>(
-    `SELECT encode(t.txid, 'hex') AS txid, i.vin, encode(p.txid, 'hex') AS prev_txid, i.prev_vout, a.address,
-            l.label, COALESCE(o.value, 0)::int8 AS value, i.sequence
-     FROM inputs i JOIN txs t ON t.tx_no = i.tx_no
-     LEFT JOIN txs p ON p.tx_no = i.prev_tx_no
-     LEFT JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
-     LEFT JOIN addresses a ON a.id = o.address_id
-     LEFT JOIN known_labels l ON l.address = a.address
-     WHERE i.tx_no = ${no} AND ${k.where} ${k.tail}`,
+  return sql.query<Partial<InputQueryRow> & OwnerColumns>(
+    `SELECT ${heightOf('x.tx_no')} AS owner_height, p.*
+     FROM (SELECT ${no} AS tx_no) x
+     LEFT JOIN LATERAL (
+       SELECT encode(t.txid, 'hex') AS txid, i.vin, encode(p.txid, 'hex') AS prev_txid, i.prev_vout, a.address,
+              l.label, COALESCE(o.value, 0)::int8 AS value, i.sequence
+       FROM inputs i JOIN txs t ON t.tx_no = i.tx_no
+       LEFT JOIN txs p ON p.tx_no = i.prev_tx_no
+       LEFT JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+       LEFT JOIN addresses a ON a.id = o.address_id
+       LEFT JOIN known_labels l ON l.address = a.address
+       WHERE i.tx_no = x.tx_no AND ${k.where} ${k.tail}
+     ) p ON TRUE
+     WHERE x.tx_no IS NOT NULL
+     ORDER BY p.vin`,
     params,
     'txs.inputs',
   );
@@ -231,35 +259,47 @@ const OUTPUT_SELECT = `SELECT encode(t.txid, 'hex') AS txid, o.vout, ${heightOf(
   LEFT JOIN inputs s ON s.prev_tx_no = o.tx_no AND s.prev_vout = o.vout
   LEFT JOIN txs st ON st.tx_no = s.tx_no`;
 
-/** Outputs of a transaction, in order. */
+/** Outputs of a transaction, in order, with its block's height (no row: no such transaction). */
 export function selectTxOutputs(
   sql: Sql,
-  tx: TxRef,
+  txid: string,
   page: PageOf<typeof txOutputsKey>,
-): Promise<OutputQueryRow[]> {
+): Promise<(Partial<OutputQueryRow> & OwnerColumns)[]> {
   const params: unknown[] = [];
-  const no = txNoSql(tx, params);
+  const no = txNoSql(txid, params);
   const k = keyset(txOutputsKey, page, params, 'o');
-  return sql.query<OutputQueryRow>(
-    `${OUTPUT_SELECT} WHERE o.tx_no = ${no} AND ${k.where} ${k.tail}`,
+  return sql.query<Partial<OutputQueryRow> & OwnerColumns>(
+    `SELECT ${heightOf('x.tx_no')} AS owner_height, p.*
+     FROM (SELECT ${no} AS tx_no) x
+     LEFT JOIN LATERAL (${OUTPUT_SELECT} WHERE o.tx_no = x.tx_no AND ${k.where} ${k.tail}) p ON TRUE
+     WHERE x.tx_no IS NOT NULL
+     ORDER BY p.vout`,
     params,
     'txs.outputs',
   );
 }
 
-/** Outputs created in a block, in block order. */
+/** Outputs created in a block, in block order, with the block (no row: no such block). */
 export function selectBlockOutputs(
   sql: Sql,
-  height: number,
+  ref: BlockRef,
   page: PageOf<typeof blockOutputsKey>,
-): Promise<OutputQueryRow[]> {
-  const params: unknown[] = [height];
+): Promise<(Partial<OutputQueryRow> & OwnerColumns)[]> {
+  const { height } = blockPage(ref, page);
+  const params: unknown[] = [];
+  const where = refWhere(ref, params);
   const k = keyset(blockOutputsKey, page, params, 'o', {
     columns: ['o.tx_no', 'o.vout'],
-    pack: ([i, vout]) => [cursorTxNo(height, Number(i)), vout],
+    pack: ([i, vout]) => [cursorTxNo(height ?? 0, Number(i)), vout],
   });
-  return sql.query<OutputQueryRow>(
-    `${OUTPUT_SELECT} WHERE o.tx_no >= ${firstTxNoOf('$1')} AND o.tx_no < ${firstTxNoAbove('$1')} AND ${k.where} ${k.tail}`,
+  return sql.query<Partial<OutputQueryRow> & OwnerColumns>(
+    `SELECT b.height AS owner_height, b.hash AS owner_hash, p.* FROM blocks b
+     LEFT JOIN LATERAL (
+       ${OUTPUT_SELECT}
+       WHERE o.tx_no >= ${firstTxNoOf('b.height')} AND o.tx_no < ${firstTxNoAbove('b.height')} AND ${k.where} ${k.tail}
+     ) p ON TRUE
+     WHERE ${where}
+     ORDER BY p.block_index, p.vout`,
     params,
     'blocks.outputs',
   );
@@ -281,7 +321,7 @@ export function selectCoinbaseOutputs(sql: Sql, height: number): Promise<OutputQ
  */
 export async function selectTxRaw(sql: Sql, txid: string): Promise<unknown | null> {
   const params: unknown[] = [];
-  const no = txNoSql({ txid }, params);
+  const no = txNoSql(txid, params);
   const [row] = await sql.query<{
     raw: unknown;
     raw_bytes: Uint8Array | null;
@@ -346,7 +386,7 @@ export interface TxProofQueryRow {
  */
 export async function selectTxProof(sql: Sql, txid: string): Promise<TxProofQueryRow | null> {
   const params: unknown[] = [];
-  const no = txNoSql({ txid }, params);
+  const no = txNoSql(txid, params);
   const [row] = await sql.query<TxProofQueryRow>(
     `SELECT ${heightOf('x.tx_no')} AS block_height, ${indexOf('x.tx_no')} AS block_index, b.hash AS block_hash,
             b.prev_hash, b.version, b.merkle_root, b.time, b.bits, b.nonce, b.tx_count,
@@ -381,7 +421,7 @@ export async function selectTxOutspends(
   page: PageOf<typeof txOutspendsKey>,
 ): Promise<OutspendQueryRow[] | null> {
   const params: unknown[] = [];
-  const no = txNoSql({ txid }, params);
+  const no = txNoSql(txid, params);
   const k = keyset(txOutspendsKey, page, params, 'o');
   const rows = await sql.query<OutspendQueryRow>(
     `SELECT p.vout, p.spent_txid, p.spent_vin, p.spent_height
