@@ -38,6 +38,7 @@ export {
   createNodeClient,
   type NodeClient,
   type NodeClientOptions,
+  type NodeConnection,
   NodeRpcError,
   NodeUnavailableError,
   type RpcCall,

@@ -1,9 +1,11 @@
 import {
   type AddressTotalsRow,
   type AddressTxRow,
+  type CoreRawRecipe,
   type InputRow,
   type KeptTxJson,
   keepCoreTxJson,
+  renderKeptCoreTx,
   type TxRow,
   txNo,
 } from '@explorer/db';
@@ -172,7 +174,18 @@ export function transactionRows(
  */
 function keptJson(t: ParsedTx, fee: bigint): KeptTxJson {
   if (t.hex !== undefined) return { raw: null, rawBytes: t.hex };
-  // As `outputs` and `addresses` will hold them (an empty address is none).
-  const names = t.outputs.map((o) => ({ type: o.scriptType, address: o.address || null }));
-  return keepCoreTxJson(t.raw as Record<string, unknown>, names, fee);
+  if (t.kept) {
+    if (t.keptFee === null || t.keptFee === undefined || t.keptFee === fee) return t.kept;
+    // The node wrote another fee than the one the index computes: its JSON is kept as it wrote it, which the
+    // recipe renders exactly with the node's fee (it was compared when the block was decoded).
+    const recipe = JSON.parse(t.kept.raw!) as CoreRawRecipe;
+    const json = renderKeptCoreTx(recipe, Buffer.from(t.kept.rawBytes!, 'hex'), outputNames(t), t.keptFee);
+    return { raw: JSON.stringify(json), rawBytes: null };
+  }
+  return keepCoreTxJson(t.raw as Record<string, unknown>, outputNames(t), fee);
+}
+
+/** A transaction's outputs named as `outputs` and `addresses` will hold them (an empty address is none). */
+export function outputNames(t: ParsedTx): { type: string; address: string | null }[] {
+  return t.outputs.map((o) => ({ type: o.scriptType, address: o.address || null }));
 }
