@@ -12,7 +12,7 @@ import {
 import type { Account } from './balances.js';
 import { classifyTx } from './classify.js';
 import type { ParsedBlock, ParsedTx } from './parse.js';
-import { outpointKey, type Prevout } from './utxos.js';
+import type { Prevout } from './utxos.js';
 
 /** What a block's transactions add up to, for its block row. */
 export interface BlockSums {
@@ -50,7 +50,7 @@ interface Flow {
  */
 export function transactionRows(
   blocks: readonly ParsedBlock[],
-  prevouts: ReadonlyMap<string, Prevout>,
+  prevouts: readonly Prevout[],
   accounts: ReadonlyMap<string, Account>,
   isBurn: (address: string) => boolean,
 ): TransactionRows {
@@ -59,6 +59,8 @@ export function transactionRows(
   const addressTxs: AddressTxRow[] = [];
   const totals = new Map<string, AddressTotalsRow>();
   const sums: BlockSums[] = [];
+  /** The next input's place in `prevouts`. */
+  let spent = 0;
 
   for (const b of blocks) {
     // Seen in this block: the address's last-seen moves here, and a new one is first seen here.
@@ -98,7 +100,7 @@ export function transactionRows(
       };
       let valueIn = 0n;
       for (const i of t.inputs) {
-        const p = t.isCoinbase || i.prevTxid === null ? undefined : prevouts.get(outpointKey(t.txid, i.vin));
+        const p = t.isCoinbase || i.prevTxid === null ? undefined : prevouts[spent++];
         const value = p?.value ?? 0n;
         valueIn += value;
         inputs.push({
