@@ -57,3 +57,4 @@ export {
   slugify,
   UNKNOWN_POOL,
 } from './pools.js';
+export { defaultReaderThreads } from './sync/block-reader.js';

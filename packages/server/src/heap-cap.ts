@@ -13,7 +13,9 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** Whether Node was told a heap size already (a flag, or NODE_OPTIONS): the operator's choice is kept. */
 export function heapSizeGiven(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  return [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) => /^--max[-_]old[-_]space[-_]size\b/.test(a));
+  return [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) =>
+    /^--max[-_]old[-_]space[-_]size\b/.test(a),
+  );
 }
 
 /**
@@ -74,7 +76,8 @@ export function cappedThreadArgv(): string[] | null {
   const port = parentPort!;
   port.on('message', (m: { signal?: string }) => {
     if (!m.signal) return;
-    if (process.listenerCount(m.signal) > 0) process.emit(m.signal as NodeJS.Signals, m.signal as NodeJS.Signals);
+    if (process.listenerCount(m.signal) > 0)
+      process.emit(m.signal as NodeJS.Signals, m.signal as NodeJS.Signals);
     else port.postMessage({ unhandled: m.signal });
   });
   // Relaying signals must not keep the thread alive once the command is done.

@@ -105,7 +105,8 @@ export async function collectOutputs(
   const unspent: boolean[] = [];
   const spends: SpendRow[] = [];
   const prevouts: Prevout[] = [];
-  const misses: { txid: string; vout: number; spender: string; vin: number; height: number; at: number }[] = [];
+  const misses: { txid: string; vout: number; spender: string; vin: number; height: number; at: number }[] =
+    [];
   for (const b of blocks) {
     for (const t of b.txs) {
       if (!t.isCoinbase) {
@@ -119,7 +120,14 @@ export async function collectOutputs(
             if (cached.seq === seq) unspent[o.at] = false;
             else spends.push({ prevTxNo: cached.txNo, prevVout: vout, height: b.height });
           } else {
-            misses.push({ txid: i.prevTxid, vout, spender: t.txid, vin: i.vin, height: b.height, at: prevouts.length });
+            misses.push({
+              txid: i.prevTxid,
+              vout,
+              spender: t.txid,
+              vin: i.vin,
+              height: b.height,
+              at: prevouts.length,
+            });
             prevouts.push(undefined as unknown as Prevout);
           }
         }

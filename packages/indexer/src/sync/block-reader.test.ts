@@ -22,7 +22,13 @@ const text = (blocks: ParsedBlock[]) =>
 // Reader threads load the indexer from its source here (through tsx), as they load dist/block-worker.js in a
 // build; the packaging test runs the built ones from the published tarball.
 describe.each(['pearl', 'bitcoin'] as const)('block reader threads (%s devnet)', (dialect) => {
-  const devnet = createDevnet({ seed: `reader-${dialect}`, blocks: 60, txPerBlock: 4, coinbaseMaturity: 5, dialect });
+  const devnet = createDevnet({
+    seed: `reader-${dialect}`,
+    blocks: 60,
+    txPerBlock: 4,
+    coinbaseMaturity: 5,
+    dialect,
+  });
   const closers: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const c of closers.reverse()) await c();

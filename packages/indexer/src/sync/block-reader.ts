@@ -105,7 +105,9 @@ export function createBlockReader(opts: BlockReaderOptions): BlockReader {
       t?.reject(err);
       dispatch();
     };
-    worker.on('error', (err) => lost(new Error(`a block reader thread failed: ${err.message}`, { cause: err })));
+    worker.on('error', (err) =>
+      lost(new Error(`a block reader thread failed: ${err.message}`, { cause: err })),
+    );
     worker.on('exit', (code) => lost(new Error(`a block reader thread ended (exit code ${code})`)));
     return slot;
   };

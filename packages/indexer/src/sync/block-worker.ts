@@ -4,15 +4,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from '@explorer/core';
 import { profileFor } from '../chains/detect.js';
 import { createNodeClient } from '../node-client.js';
-import { type ReaderTask, type ReaderThreadData, taskFailure, type WorkerAnswer } from './reader-protocol.js';
 import { readBlocks } from './read-blocks.js';
+import { type ReaderTask, type ReaderThreadData, taskFailure, type WorkerAnswer } from './reader-protocol.js';
 
 const data = workerData as ReaderThreadData;
 /** What the profile logs while a task runs goes back with its answer, to the process's own logger. */
 let logs: WorkerAnswer['logs'] = [];
 const keep =
-  (level: 'debug' | 'info' | 'warn' | 'error') =>
-  (fields: Record<string, unknown>, msg: string) => {
+  (level: 'debug' | 'info' | 'warn' | 'error') => (fields: Record<string, unknown>, msg: string) => {
     logs.push({ level, fields, msg });
   };
 const log: Logger = { debug: keep('debug'), info: keep('info'), warn: keep('warn'), error: keep('error') };

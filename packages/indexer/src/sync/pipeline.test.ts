@@ -11,7 +11,13 @@ interface Block {
  * Stages over heights whose reads, prepares and writes each wait until the test lets them finish, recording
  * when each starts and ends: the order the pipeline runs them in is then what the test says, not timing.
  */
-function stages(opts: { size?: number; prepareFails?: (first: number) => Error | null; writeFails?: (first: number) => Error | null } = {}) {
+function stages(
+  opts: {
+    size?: number;
+    prepareFails?: (first: number) => Error | null;
+    writeFails?: (first: number) => Error | null;
+  } = {},
+) {
   const log: string[] = [];
   const gates = new Map<string, () => void>();
   const gate = (name: string) =>
@@ -73,7 +79,14 @@ describe('runPipeline', () => {
     await t.finish('write 20');
     expect(await run).toEqual({ mismatch: false });
     const writes = t.log.filter((l) => l.startsWith('write'));
-    expect(writes).toEqual(['write 0 start', 'write 0 end', 'write 10 start', 'write 10 end', 'write 20 start', 'write 20 end']);
+    expect(writes).toEqual([
+      'write 0 start',
+      'write 0 end',
+      'write 10 start',
+      'write 10 end',
+      'write 20 start',
+      'write 20 end',
+    ]);
     // One batch read ahead of the one being prepared, never two.
     expect(t.log.indexOf('read 20 start')).toBeGreaterThan(t.log.indexOf('read 10 end'));
   });

@@ -37,7 +37,11 @@ export async function runPipeline<Block extends { hash: string }, Prepared>(
   prevHash: string | null,
 ): Promise<PipelineResult> {
   let next = from;
-  let pending: Promise<Block[]> | null = stages.read(next, Math.min(stages.batchSize(), to - next + 1), prevHash);
+  let pending: Promise<Block[]> | null = stages.read(
+    next,
+    Math.min(stages.batchSize(), to - next + 1),
+    prevHash,
+  );
   let writing: Promise<void> | null = null;
   /** Waits for the batch being written; false when it no longer extended the tip. */
   const settle = async (): Promise<boolean> => {

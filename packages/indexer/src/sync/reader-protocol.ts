@@ -1,4 +1,4 @@
-import { ChainProfileError, type ChainInfo } from '../chains/profile.js';
+import { type ChainInfo, ChainProfileError } from '../chains/profile.js';
 import { ChainMismatchError, MalformedBlockError } from '../ingest/errors.js';
 import type { ParsedBlock } from '../ingest/parse.js';
 import { type NodeConnection, NodeRpcError, NodeUnavailableError } from '../node-client.js';

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import {
   type AnswerFacts,
   type EventFeed,
@@ -8,7 +9,6 @@ import {
 } from '@explorer/core';
 import { countPendingDeliveries, type QueryObserver, type Sql } from '@explorer/db';
 import { INDEXER_STATES, type IndexerObserver } from '@explorer/indexer';
-import { getHeapStatistics } from 'node:v8';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { WebhookAttemptOutcome } from '../webhooks/worker.js';
 
