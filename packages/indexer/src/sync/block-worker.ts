@@ -23,7 +23,8 @@ const node = createNodeClient({
   tlsCa: tlsCa === undefined || typeof tlsCa === 'string' ? tlsCa : Buffer.from(tlsCa),
 });
 
-parentPort!.on('message', async (task: ReaderTask) => {
+parentPort!.on('message', async (task: ReaderTask | { close: true }) => {
+  if ('close' in task) process.exit(0);
   logs = [];
   let answer: WorkerAnswer;
   try {
