@@ -16,6 +16,13 @@ describe('COPY text', () => {
   });
 
   it('writes rows as tab-separated lines', () => {
-    expect([...copyText([['a', 1, null], ['\\x01', true, 2n]])].join('')).toBe('a\t1\t\\N\n\\\\x01\tt\t2\n');
+    expect(
+      [
+        ...copyText([
+          ['a', 1, null],
+          ['\\x01', true, 2n],
+        ]),
+      ].join(''),
+    ).toBe('a\t1\t\\N\n\\\\x01\tt\t2\n');
   });
 });
