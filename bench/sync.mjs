@@ -6,19 +6,25 @@
 // --dialect: the devnet speaks pearld's dialect (the indexer reads block bytes, the Pearl profile) or Bitcoin
 // Core's (verbose JSON, the bitcoin profile).
 // --keep NAME leaves the indexed database behind as NAME (the serving benchmark reads it).
+// It runs with the heap cap `explorer-server index` runs with by default (V8's old generation, HEAP_CAP_MB.index),
+// unless Node is given a heap size (node --max-old-space-size=N bench/sync.mjs …) or --node-heap keeps Node's own.
 // Needs a built workspace (pnpm build) and PostgreSQL (default postgres://postgres@127.0.0.1:5432/postgres).
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
 import { createPgSql, DERIVED_TABLES, openDatabase } from '../packages/db/dist/index.js';
 import {
   createDefinitions,
   createIndexer,
   createNodeClient,
+  defaultReaderThreads,
   loadDefinitions,
 } from '../packages/indexer/dist/index.js';
+import { HEAP_CAP_MB, heapSizeGiven } from '../packages/server/dist/index.js';
 import { startDevnetProcess } from './devnet.mjs';
 import { machineInfo } from './machine.mjs';
 
@@ -39,8 +45,18 @@ const { values } = parseArgs({
     // change addresses get paid.
     'hd-wallet': { type: 'string' },
     'hd-wallet-addresses': { type: 'string' },
+    'node-heap': { type: 'boolean', default: false },
   },
 });
+// The indexer's default heap cap, as the server's bin applies it (this process runs the sync itself).
+if (!values['node-heap'] && !heapSizeGiven(process.execArgv, process.env.NODE_OPTIONS)) {
+  const capped = spawnSync(
+    process.execPath,
+    [`--max-old-space-size=${HEAP_CAP_MB.index}`, ...process.execArgv, ...process.argv.slice(1)],
+    { stdio: 'inherit' },
+  );
+  process.exit(capped.status ?? 1);
+}
 const blocks = Number(values.blocks);
 const dialect = values.dialect;
 if (dialect !== 'pearl' && dialect !== 'bitcoin') throw new Error('--dialect must be pearl or bitcoin');
@@ -184,7 +200,9 @@ const result = {
   date: new Date().toISOString(),
   machine: machineInfo(),
   // Node's own flags too (a heap cap changes the RSS measured).
-  command: `${['node', ...process.execArgv].join(' ')} bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock} --dialect ${dialect}${values.keep ? ` --keep ${values.keep}` : ''}${values['hd-wallet'] ? ` --hd-wallet <key> --hd-wallet-addresses ${values['hd-wallet-addresses'] ?? '10,5'}` : ''}${values['no-copy'] ? ' --no-copy' : ''}`,
+  command: `${['node', ...process.execArgv].join(' ')} bench/sync.mjs --blocks ${blocks} --tx-per-block ${txPerBlock} --dialect ${dialect}${values.keep ? ` --keep ${values.keep}` : ''}${values['hd-wallet'] ? ` --hd-wallet <key> --hd-wallet-addresses ${values['hd-wallet-addresses'] ?? '10,5'}` : ''}${values['no-copy'] ? ' --no-copy' : ''}${values['node-heap'] ? ' --node-heap' : ''}`,
+  heapLimitMiB: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20),
+  readerThreads: defaultReaderThreads(),
   dialect,
   chain: { blocks: applied, txs, generateSeconds: Math.round(generateSeconds) },
   sync: {

@@ -38,6 +38,7 @@ export {
   createNodeClient,
   type NodeClient,
   type NodeClientOptions,
+  type NodeConnection,
   NodeRpcError,
   NodeUnavailableError,
   type RpcCall,
@@ -56,3 +57,4 @@ export {
   slugify,
   UNKNOWN_POOL,
 } from './pools.js';
+export { defaultReaderThreads } from './sync/block-reader.js';

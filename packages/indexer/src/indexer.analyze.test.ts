@@ -1,28 +1,33 @@
 import type { Logger } from '@explorer/core';
-import { createDevnet } from '@explorer/devnet';
+import { createDevnet, type Devnet } from '@explorer/devnet';
 import { openTestDatabase, testDrivers } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from './indexer.js';
 import { createNodeClient, type NodeClient } from './node-client.js';
 
+/** Polls until `check` holds, with a generous deadline (the machine may be busy). */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe.each(testDrivers())('planner statistics after a sync (%s)', (driver) => {
+  let devnet: Devnet;
   let node: NodeClient;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    const devnet = createDevnet({
-      seed: `analyze-${driver}`,
-      blocks: 40,
-      txPerBlock: 4,
-      coinbaseMaturity: 5,
-    });
+    devnet = createDevnet({ seed: `analyze-${driver}`, blocks: 40, txPerBlock: 20, coinbaseMaturity: 5 });
     const server = await devnet.listen({ port: 0 });
     close = server.close;
     node = createNodeClient({ url: server.url });
   });
   afterAll(() => close?.());
 
-  /** Syncs a fresh database; what the log said of statistics, and whether `txs` has any. */
-  async function sync(analyzeAfterTxs?: number | null) {
+  /** An indexer over a fresh database, with what its log said of statistics. */
+  async function fresh(analyzeGrowth?: number | null) {
     const db = await openTestDatabase(driver);
     const said: string[] = [];
     const log: Logger = {
@@ -33,33 +38,70 @@ describe.each(testDrivers())('planner statistics after a sync (%s)', (driver) =>
       warn() {},
       error() {},
     };
-    const indexer = createIndexer({ sql: db.sql, node, log, analyzeAfterTxs });
-    try {
-      const { applied } = await indexer.syncOnce();
-      const [row] = await db.sql.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'txs'`,
+    const indexer = createIndexer({ sql: db.sql, node, log, analyzeGrowth, batchTxTarget: 40 });
+    /** What ANALYZE last recorded of `txs`: its rows (-1 never) and whether its columns have statistics. */
+    const txsStats = async () => {
+      const [row] = await db.sql.query<{ reltuples: number; columns: number }>(
+        `SELECT (SELECT reltuples FROM pg_class WHERE oid = to_regclass('txs'))::float8 AS reltuples,
+                (SELECT count(*)::int FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'txs') AS columns`,
       );
-      return { applied, said, txsStats: row!.n, sql: db.sql };
-    } finally {
+      return row!;
+    };
+    const done = async () => {
       await indexer.stop();
       await db.drop();
-    }
+    };
+    return { indexer, said, txsStats, sql: db.sql, done };
   }
 
-  it('gathers them once a sync of enough transactions reaches the tip, and says so', async () => {
-    const r = await sync(10);
-    expect(r.applied).toBe(41);
-    expect(r.said).toHaveLength(1);
-    expect(r.said[0]).toMatch(/^planner statistics gathered after \d+ transactions$/);
-    // Every column of the transactions table has its statistics now.
-    expect(r.txsStats).toBeGreaterThan(0);
+  it('gathers them at the end of any initial sync, however small, before it says synced', async () => {
+    const r = await fresh();
+    try {
+      const { applied } = await r.indexer.syncOnce();
+      expect(applied).toBe(devnet.height() + 1);
+      expect(r.indexer.status().state).toBe('synced');
+      expect(r.said).toHaveLength(1);
+      expect(r.said[0]).toMatch(/^planner statistics gathered after \d+ transactions$/);
+      const stats = await r.txsStats();
+      expect(stats.reltuples).toBeGreaterThan(0);
+      // Every column of the transactions table has its statistics now.
+      expect(stats.columns).toBeGreaterThan(0);
+      // Synced again with nothing new: they are fresh, so not gathered again.
+      await r.indexer.syncOnce();
+      expect(r.said).toHaveLength(1);
+    } finally {
+      await r.done();
+    }
   });
 
-  it('leaves them to autovacuum after a sync smaller than the threshold, or when told never to', async () => {
-    expect((await sync()).said).toEqual([]);
-    const never = await sync(null);
-    expect(never.said).toEqual([]);
-    // PostgreSQL's autovacuum may gather them meanwhile; PGlite has none, so there they are still absent.
-    if (driver === 'pglite') expect(never.txsStats).toBe(0);
+  it('gathers them again as the chain grows past the fraction, while following the tip', async () => {
+    const r = await fresh(0.1);
+    try {
+      await r.indexer.syncOnce();
+      expect(r.said).toHaveLength(1);
+      const first = (await r.txsStats()).reltuples;
+      // 1,000 transactions more (and well past 10 %), written as blocks followed one pass at a time.
+      const target = first + 1_100;
+      while ((await r.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM txs'))[0]!.n < target) {
+        devnet.mine(20);
+        await r.indexer.syncOnce();
+      }
+      await until(async () => (await r.txsStats()).reltuples > first, 'statistics gathered again');
+      expect(r.said.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await r.done();
+    }
+  });
+
+  it('leaves them alone when told never to', async () => {
+    const never = await fresh(null);
+    try {
+      await never.indexer.syncOnce();
+      expect(never.said).toEqual([]);
+      // PostgreSQL's autovacuum may gather them meanwhile; PGlite has none, so there they are still absent.
+      if (driver === 'pglite') expect((await never.txsStats()).reltuples).toBeLessThan(0);
+    } finally {
+      await never.done();
+    }
   });
 });

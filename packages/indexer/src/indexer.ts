@@ -8,13 +8,12 @@ import {
   blockHashesAt,
   DatabaseError,
   lastReorgAddedHeight,
-  REORG_EVENT_BLOCKS,
   readIndexerState,
   readStoredDefinitions,
   reattributePools,
   replaceDefinitions,
-  rollbackTo,
   type Sql,
+  statisticsStale,
   writeChainInfo,
   writeIndexerStatus,
   writeSyncProgress,
@@ -23,11 +22,18 @@ import { type ChainSelection, detectChain } from './chains/detect.js';
 import { type ChainInfo, type ChainProfile, ChainProfileError } from './chains/profile.js';
 import { keptLine, resolveDefinitions } from './definitions.js';
 import { type IngestCacheOptions, IngestState, type PreparedBatch, writePrepared } from './ingest/apply.js';
-import { ChainMismatchError, MalformedBlockError } from './ingest/errors.js';
 import type { ParsedBlock } from './ingest/parse.js';
 import { type NodeClient, NodeUnavailableError } from './node-client.js';
 import type { Definitions, DefinitionsInput } from './pools.js';
 import { sleep } from './sleep.js';
+import { type BlockReader, createBlockReader } from './sync/block-reader.js';
+import { eventRanges } from './sync/event-ranges.js';
+import { runPipeline } from './sync/pipeline.js';
+import { createProgress, oneDecimal, progressLine } from './sync/progress.js';
+import { maxReorgDepth, ReorgTooDeepError, rollBackToFork } from './sync/reorg.js';
+
+export { progressLine } from './sync/progress.js';
+export { ReorgTooDeepError } from './sync/reorg.js';
 
 /** Every state the indexer can be in. */
 export const INDEXER_STATES = [
@@ -93,11 +99,18 @@ export interface IndexerOptions {
   /** How often a sync logs its progress (default 5,000 ms). */
   progressIntervalMs?: number;
   /**
-   * Once a sync that wrote at least this many transactions reaches the node's tip, the planner's statistics
-   * are gathered again (`ANALYZE`), so pages are planned for the chain as it now is (default 100,000; null
-   * never).
+   * The planner's statistics (`ANALYZE`) are gathered again once a pass that wrote something reaches the node's
+   * tip and the chain has grown by this fraction since they were last gathered, or they never were (default 0.1;
+   * null never): after any initial sync, whatever its size, then as the chain grows, with or without the
+   * server's autovacuum.
    */
-  analyzeAfterTxs?: number | null;
+  analyzeGrowth?: number | null;
+  /**
+   * Threads that fetch and decode blocks beside the one that builds and writes rows (default: one per core
+   * but one, 1–4; 0 reads in this thread). A node client made without `createNodeClient`'s own transport, or a
+   * profile given as an object, is read in this thread.
+   */
+  readerThreads?: number;
   /** The live events the indexer records (block, address, reorg) and who hears of them once committed. */
   events?: IndexerEventOptions;
   /** Told what the indexer committed (metrics). */
@@ -123,60 +136,6 @@ export interface IndexerEventOptions {
   retain?: number;
   /** Called with the events of each committed transaction, in id order. */
   onEvents?: (events: ChainEvent[]) => void;
-}
-
-/** The log line of a sync's progress, e.g. `syncing: 1200 of 4000 (30.0 %), 85 blocks/s, 690 tx/s, ETA 33 s`. */
-export function progressLine(p: SyncProgress): string {
-  const pct = p.nodeHeight > 0 ? ` (${p.percent.toFixed(1)} %)` : '';
-  const eta = p.etaSeconds === null ? 'ETA unknown' : `ETA ${formatSeconds(p.etaSeconds)}`;
-  return `syncing: ${p.height} of ${p.nodeHeight}${pct}, ${Math.round(p.blocksPerSecond)} blocks/s, ${Math.round(p.txPerSecond)} tx/s, ${eta}`;
-}
-
-const formatSeconds = (s: number) =>
-  s < 90 ? `${Math.round(s)} s` : s < 5_400 ? `${Math.round(s / 60)} min` : `${(s / 3_600).toFixed(1)} h`;
-
-const oneDecimal = (n: number) => Math.round(n * 10) / 10;
-
-/**
- * Follows one sync's commits: when it is time to say so, the pace over the last interval and the ETA at the
- * pace of the whole sync so far; null otherwise.
- */
-function createProgress(fromHeight: number, nodeHeight: number, intervalMs: number) {
-  const began = performance.now();
-  const startedAt = new Date().toISOString();
-  let last = { at: began, height: fromHeight, txs: 0 };
-  let txs = 0;
-  let first = true;
-  return {
-    committed(height: number, txCount: number): SyncProgress | null {
-      txs += txCount;
-      const now = performance.now();
-      const since = (now - last.at) / 1000;
-      // A sync of one batch has no pace worth saying.
-      if (height >= nodeHeight && first) return null;
-      if (!first && since * 1000 < intervalMs) return null;
-      first = false;
-      const overall = (now - began) / 1000;
-      const pace = overall > 0 ? (height - fromHeight) / overall : 0;
-      const progress: SyncProgress = {
-        height,
-        nodeHeight,
-        percent: nodeHeight > 0 ? Math.min(100, oneDecimal((100 * Math.max(0, height)) / nodeHeight)) : 100,
-        blocksPerSecond: since > 0 ? oneDecimal((height - last.height) / since) : 0,
-        txPerSecond: since > 0 ? oneDecimal((txs - last.txs) / since) : 0,
-        etaSeconds: pace > 0 ? Math.max(0, Math.round((nodeHeight - height) / pace)) : null,
-        startedAt,
-        updatedAt: new Date().toISOString(),
-      };
-      last = { at: now, height, txs };
-      return progress;
-    },
-  };
-}
-
-/** The chain reorganised deeper than the configured limit. */
-export class ReorgTooDeepError extends Error {
-  override readonly name = 'ReorgTooDeepError';
 }
 
 /** Another indexer holds the writer lock. */
@@ -215,7 +174,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   const maxBlocks = opts.maxBatchBlocks ?? 500;
   const rpcBatch = opts.rpcBatchBlocks ?? 25;
   const progressMs = opts.progressIntervalMs ?? 5_000;
-  const analyzeAfter = opts.analyzeAfterTxs === undefined ? 100_000 : opts.analyzeAfterTxs;
+  const analyzeGrowth = opts.analyzeGrowth === undefined ? 0.1 : opts.analyzeGrowth;
   /** Transactions written since the index last reached the node's tip (across failed passes too). */
   let txsSinceSynced = 0;
   const liveWindow = opts.events?.liveWindow ?? 100;
@@ -350,59 +309,142 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     return profile;
   }
 
-  async function fetchBlocks(from: number, count: number, prevHash: string | null): Promise<ParsedBlock[]> {
-    const p = await ensureChain();
-    const heights = Array.from({ length: count }, (_, i) => from + i);
-    const out: ParsedBlock[] = [];
-    let prev = prevHash;
-    for (let i = 0; i < heights.length; i += rpcBatch) {
-      const part = heights.slice(i, i + rpcBatch);
-      const hashes = await node.batch<string>(part.map((h) => ({ method: 'getblockhash', params: [h] })));
-      part.forEach((h, j) => {
-        const pinned = p.checkpoint(h);
-        if (pinned && pinned !== hashes[j])
-          throw new MalformedBlockError(
-            `the node's block ${h} is ${hashes[j]}, but the ${p.info.network} checkpoint there is ${pinned}: the node follows another chain`,
-          );
-      });
-      const blocks = await p.fetchBlocks(node, part, hashes, prev);
-      out.push(...blocks);
-      prev = hashes[hashes.length - 1] ?? prev;
-    }
-    return out;
+  /** The block reader, made once the chain is known; its threads end with stop(). */
+  let reader: BlockReader | null = null;
+  const blockReader = (p: ChainProfile): BlockReader => {
+    reader ??= createBlockReader({
+      node,
+      profile: p,
+      rpcBatch,
+      // A profile given as an object cannot be made again in another thread.
+      threads: opts.profile ? 0 : opts.readerThreads,
+      log,
+    });
+    return reader;
+  };
+
+  /**
+   * Rolls a reorganisation back when the node's block at the indexed tip is another one; how many blocks it
+   * removed, or null when the node agrees.
+   */
+  async function reorgIfDiverged(nodeHeight: number): Promise<number | null> {
+    if (status.tipHeight < 0) return null;
+    const nodeHash =
+      status.tipHeight <= nodeHeight ? await node.call<string>('getblockhash', [status.tipHeight]) : null;
+    if (nodeHash === status.tipHash) return null;
+    const r = await rollBackToFork({
+      sql,
+      node,
+      tipHeight: status.tipHeight,
+      nodeHeight,
+      maxDepth: maxReorgDepth(opts.maxReorgDepth, profile?.info.network ?? null),
+      write: whileLocked,
+      retain,
+    });
+    status.nodeHeight = r.branchTop;
+    announce(r.events);
+    // Every block the reorg event names follows as a `block` event, however far below the tip it is.
+    announceThrough = Math.max(announceThrough ?? -1, r.fork + r.added.length);
+    opts.observe?.reorg?.(r.removedBlocks);
+    status.tipHeight = r.newTip.height;
+    status.tipHash = r.newTip.hash;
+    status.reorgs += 1;
+    log.warn({ fork: r.fork, removed: r.removedBlocks }, 'reorg: rolled back to the fork point');
+    return r.removedBlocks;
   }
 
-  /** Finds the highest height where the index and the node agree, looking at most maxDepth + 1 blocks down. */
-  async function findFork(tipHeight: number, nodeHeight: number): Promise<number> {
-    const network = profile?.info.network ?? null;
-    const maxDepth =
-      opts.maxReorgDepth ?? (network === 'regtest' || network === 'simnet' ? Number.POSITIVE_INFINITY : 100);
-    let h = Math.min(tipHeight, nodeHeight);
-    const floor = Math.max(-1, tipHeight - maxDepth - 1);
-    while (h > floor) {
-      const heights: number[] = [];
-      for (let x = h; x > floor && heights.length < 20; x--) heights.push(x);
-      const [ours, theirs] = await Promise.all([
-        blockHashesAt(sql, heights),
-        node.batch<string>(heights.map((x) => ({ method: 'getblockhash', params: [x] }))),
-      ]);
-      for (let i = 0; i < heights.length; i++) {
-        if (ours.get(heights[i]!) === theirs[i]) return heights[i]!;
-      }
-      h = heights[heights.length - 1]! - 1;
-    }
-    if (floor < 0) return -1;
-    throw new ReorgTooDeepError(
-      `the node's chain diverges more than ${maxDepth} blocks below the indexed tip ${tipHeight}; refusing to roll back`,
+  /** Writes the blocks from the tip up to `nodeHeight`, batch after batch; false when one no longer extended it. */
+  async function extend(p: ChainProfile, defs: Definitions, nodeHeight: number): Promise<boolean> {
+    const ingest = new IngestState(opts.cache);
+    const progress = createProgress(status.tipHeight, nodeHeight, progressMs);
+    const write = (prepared: PreparedBatch) =>
+      whileLocked(async (tx) => {
+        await writePrepared(tx, prepared);
+        // Blocks near the tip, and those a reorg event named, get events; an initial sync's do not.
+        const drafts: EventDraft[] = [];
+        const ranges = eventRanges({
+          first: prepared.parent.height + 1,
+          last: prepared.last.height,
+          nodeHeight,
+          liveWindow,
+          announceThrough,
+        });
+        for (const [from, to] of ranges) drafts.push(...(await blockEventDrafts(tx, from, to)));
+        return appendEvents(tx, drafts, { retain });
+      }).then(async (events) => {
+        announce(events);
+        ingest.committed(prepared.seq);
+        const blocks = prepared.last.height - prepared.parent.height;
+        applied += blocks;
+        txsSinceSynced += prepared.txCount;
+        batchesSinceSynced += 1;
+        opts.observe?.committed?.(blocks, prepared.txCount);
+        status.tipHeight = prepared.last.height;
+        status.tipHash = prepared.last.hash;
+        status.lag = Math.max(0, nodeHeight - prepared.last.height);
+        const report = progress.committed(prepared.last.height, prepared.txCount);
+        if (report) {
+          // Recorded before it is logged: once the line is out, /v1/status in any process shows it (or a later one).
+          await setProgress(report);
+          log.info({ ...report }, progressLine(report));
+        }
+      });
+    const { mismatch } = await runPipeline<ParsedBlock, PreparedBatch>(
+      {
+        read: (from, count, prevHash) => blockReader(p).read(from, count, prevHash),
+        prepare: async (blocks) => {
+          const prepared = await ingest.prepare(sql, blocks, defs);
+          avgTxPerBlock = prepared.txCount / blocks.length;
+          return prepared;
+        },
+        write,
+        batchSize: () => Math.max(1, Math.min(maxBlocks, Math.round(txTarget / Math.max(1, avgTxPerBlock)))),
+        aborted: () => abort.signal.aborted,
+      },
+      status.tipHeight + 1,
+      nodeHeight,
+      status.tipHash,
     );
+    await setProgress(null);
+    return !mismatch;
+  }
+
+  let applied = 0;
+  /** Batches written since the index last reached the node's tip: more than one is a sync, not a block followed. */
+  let batchesSinceSynced = 0;
+  /** The statistics being gathered while the indexer follows the tip, if they are. */
+  let analyzing: Promise<void> | null = null;
+
+  /** Gathers the planner's statistics again, saying so, with how long it took. */
+  async function analyze(txs: number): Promise<void> {
+    const began = performance.now();
+    await analyzeIndex(sql);
+    const seconds = oneDecimal((performance.now() - began) / 1000);
+    log.info({ txs, seconds }, `planner statistics gathered after ${txs} transactions`);
+  }
+
+  /**
+   * Keeps the planner's statistics fresh as the chain grows, whether or not the server's autovacuum runs: once a
+   * pass that wrote something reaches the tip and they lag the chain (never gathered, or by `analyzeGrowth`).
+   * After a sync they are gathered before the indexer says it is synced; while it follows the tip, beside it.
+   */
+  async function refreshStatistics(txs: number, sync: boolean): Promise<void> {
+    if (analyzeGrowth === null || txs === 0 || analyzing) return;
+    if (!(await statisticsStale(sql, analyzeGrowth))) return;
+    if (sync) return analyze(txs);
+    analyzing = analyze(txs)
+      .catch((err: Error) => log.warn({ err: err.message }, 'gathering planner statistics failed'))
+      .finally(() => {
+        analyzing = null;
+      });
   }
 
   async function syncOnce(): Promise<{ applied: number; rolledBack: number }> {
     await ensureLock();
-    await ensureChain();
+    const p = await ensureChain();
     const defs = await syncDefinitions();
     announceThrough ??= await lastReorgAddedHeight(sql);
-    let applied = 0;
+    applied = 0;
     let rolledBack = 0;
     for (;;) {
       const nodeHeight = await node.call<number>('getblockcount');
@@ -411,149 +453,22 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       status.tipHeight = state.tip_height;
       status.tipHash = state.tip_hash;
       status.reorgs = state.reorgs;
-
-      if (state.tip_height >= 0) {
-        const nodeHash =
-          state.tip_height <= nodeHeight ? await node.call<string>('getblockhash', [state.tip_height]) : null;
-        if (nodeHash !== state.tip_hash) {
-          const fork = await findFork(state.tip_height, nodeHeight);
-          // The new branch as the node has it now (the node may have moved on since its height was read).
-          const branchTop = Math.max(nodeHeight, await node.call<number>('getblockcount'));
-          status.nodeHeight = branchTop;
-          const addedHeights = Array.from(
-            { length: Math.max(0, Math.min(branchTop - fork, REORG_EVENT_BLOCKS)) },
-            (_, i) => fork + 1 + i,
-          );
-          const addedHashes =
-            addedHeights.length > 0
-              ? await node.batch<string>(addedHeights.map((x) => ({ method: 'getblockhash', params: [x] })))
-              : [];
-          const added = addedHeights.map((height, i) => ({ height, hash: addedHashes[i]! }));
-          const r = await whileLocked((tx) => rollbackTo(tx, fork, { added, retain }));
-          announce(r.events);
-          // Every block the reorg event names follows as a `block` event, however far below the tip it is.
-          announceThrough = Math.max(announceThrough ?? -1, fork + added.length);
-          rolledBack += r.removedBlocks;
-          opts.observe?.reorg?.(r.removedBlocks);
-          status.tipHeight = r.newTip.height;
-          status.tipHash = r.newTip.hash;
-          status.reorgs += 1;
-          log.warn({ fork, removed: r.removedBlocks }, 'reorg: rolled back to the fork point');
-          continue;
-        }
+      const removed = await reorgIfDiverged(nodeHeight);
+      if (removed !== null) {
+        rolledBack += removed;
+        continue;
       }
       if (status.tipHeight >= nodeHeight) break;
       await setState('syncing');
-
-      let next = status.tipHeight + 1;
-      const batchSize = () =>
-        Math.max(1, Math.min(maxBlocks, Math.round(txTarget / Math.max(1, avgTxPerBlock))));
-      let pending: Promise<ParsedBlock[]> | null = fetchBlocks(
-        next,
-        Math.min(batchSize(), nodeHeight - next + 1),
-        status.tipHash,
-      );
-      // Three stages overlap: the node serves batch N+2 while batch N+1 is prepared in memory and batch N is
-      // written. A batch's transaction only starts once the one before it committed.
-      const ingest = new IngestState(opts.cache);
-      const progress = createProgress(status.tipHeight, nodeHeight, progressMs);
-      let writing: Promise<void> | null = null;
-      const write = (p: PreparedBatch) =>
-        whileLocked(async (tx) => {
-          await writePrepared(tx, p);
-          const first = p.parent.height + 1;
-          const last = p.last.height;
-          // Blocks near the tip, and those a reorg event named, get events; an initial sync's do not.
-          const ranges = [
-            [first, Math.min(last, announceThrough ?? -1)],
-            [Math.max(first, nodeHeight - liveWindow + 1), last],
-          ].filter(([a, b]) => a! <= b!) as [number, number][];
-          if (ranges.length === 2 && ranges[0]![1] >= ranges[1]![0] - 1) ranges.splice(0, 2, [first, last]);
-          const drafts: EventDraft[] = [];
-          for (const [from, to] of ranges) drafts.push(...(await blockEventDrafts(tx, from, to)));
-          return appendEvents(tx, drafts, { retain });
-        }).then(async (events) => {
-          announce(events);
-          ingest.committed(p.seq);
-          applied += p.last.height - p.parent.height;
-          txsSinceSynced += p.txCount;
-          opts.observe?.committed?.(p.last.height - p.parent.height, p.txCount);
-          status.tipHeight = p.last.height;
-          status.tipHash = p.last.hash;
-          status.lag = Math.max(0, nodeHeight - p.last.height);
-          const report = progress.committed(p.last.height, p.txCount);
-          if (report) {
-            // Recorded before it is logged: once the line is out, /v1/status in any process shows it (or a later one).
-            await setProgress(report);
-            log.info({ ...report }, progressLine(report));
-          }
-        });
-      /** Waits for the batch being written; false when it no longer extended the tip. */
-      const settle = async (): Promise<boolean> => {
-        if (!writing) return true;
-        const w = writing;
-        writing = null;
-        try {
-          await w;
-          return true;
-        } catch (err) {
-          if (err instanceof ChainMismatchError) return false;
-          throw err;
-        }
-      };
-      let mismatch = false;
-      try {
-        while (pending) {
-          const blocks: ParsedBlock[] = await pending;
-          const after = next + blocks.length;
-          pending = null;
-          if (after <= nodeHeight && !abort.signal.aborted) {
-            const c = Math.min(batchSize(), nodeHeight - after + 1);
-            pending = fetchBlocks(after, c, blocks[blocks.length - 1]?.hash ?? null);
-            // A rejected prefetch is handled when it is awaited; until then it must not count as unhandled.
-            pending.catch(() => {});
-          }
-          let prepared: PreparedBatch;
-          try {
-            prepared = await ingest.prepare(sql, blocks, defs);
-          } catch (err) {
-            // The batch being written explains a failure first (it may be why this one cannot extend it).
-            if (!(await settle())) mismatch = true;
-            else if (err instanceof ChainMismatchError) mismatch = true;
-            else throw err;
-            break;
-          }
-          if (!(await settle())) {
-            mismatch = true;
-            break;
-          }
-          writing = write(prepared);
-          writing.catch(() => {});
-          avgTxPerBlock = prepared.txCount / blocks.length;
-          next = after;
-          if (abort.signal.aborted) break;
-        }
-        if (!(await settle())) mismatch = true;
-      } finally {
-        // Never leave a write running behind an error.
-        await (writing as Promise<void> | null)?.catch(() => {});
-      }
-      await setProgress(null);
+      const extended = await extend(p, defs, nodeHeight);
       if (abort.signal.aborted) break;
-      if (!mismatch && status.tipHeight >= nodeHeight) break;
+      if (extended && status.tipHeight >= nodeHeight) break;
     }
     // Stopped halfway is not synced: the state says so once stop() completes.
     if (abort.signal.aborted) return { applied, rolledBack };
-    if (analyzeAfter !== null && txsSinceSynced >= analyzeAfter) {
-      const began = performance.now();
-      await analyzeIndex(sql);
-      const seconds = oneDecimal((performance.now() - began) / 1000);
-      log.info(
-        { txs: txsSinceSynced, seconds },
-        `planner statistics gathered after ${txsSinceSynced} transactions`,
-      );
-    }
+    await refreshStatistics(txsSinceSynced, batchesSinceSynced > 1);
     txsSinceSynced = 0;
+    batchesSinceSynced = 0;
     await setState('synced');
     return { applied, rolledBack };
   }
@@ -594,6 +509,9 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       abort.abort();
       await loop;
       loop = null;
+      await analyzing;
+      await reader?.close();
+      reader = null;
       status.state = 'stopped';
       if (lock?.held()) await writeIndexerStatus(sql, { status: 'stopped' }).catch(() => {});
       if (lock) {

@@ -65,7 +65,15 @@ export interface NodeClient {
   batch<T = unknown>(calls: RpcCall[]): Promise<T[]>;
   /** The URL without credentials, for logs and status. */
   readonly displayUrl: string;
+  /**
+   * How to open another client to the same node (in another thread: the sync's block readers); absent for a
+   * client whose transport was given (`fetch`), which only this one can use.
+   */
+  readonly connection?: NodeConnection;
 }
+
+/** A node client's options that another thread can be given (everything but an injected `fetch`). */
+export type NodeConnection = Omit<NodeClientOptions, 'fetch'>;
 
 interface RpcResponse {
   result?: unknown;
@@ -231,8 +239,19 @@ export function createNodeClient(opts: NodeClientOptions): NodeClient {
     return r.result;
   }
 
+  const connection: NodeConnection | undefined = opts.fetch
+    ? undefined
+    : {
+        url: opts.url,
+        cookieFile: opts.cookieFile,
+        timeoutMs: opts.timeoutMs,
+        attempts: opts.attempts,
+        backoffMs: opts.backoffMs,
+        tlsCa: opts.tlsCa,
+      };
   return {
     displayUrl: endpoint,
+    connection,
     async call<T>(method: string, params: unknown[] = []) {
       const r = (await post({ jsonrpc: '1.0', id: nextId++, method, params }, method)) as RpcResponse;
       return unwrap(method, r) as T;

@@ -14,6 +14,7 @@ export {
   type Setting,
 } from './config.js';
 export { unknownVariables } from './config-unknown.js';
+export { HEAP_CAP_MB, heapSizeGiven } from './heap-cap.js';
 export { createLogger, LOG_LEVELS, type LoggerOptions, type LogLevel, type LogStream } from './logger.js';
 export {
   createMetrics,

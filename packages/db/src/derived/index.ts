@@ -26,7 +26,7 @@ export type { InputRow } from './inputs.js';
 export type { MinerStatsRow } from './miner-stats.js';
 export type { OutputRow } from './outputs.js';
 export type { PoolStatsRow } from './pool-stats.js';
-export { type KeptTxJson, keepCoreTxJson } from './raw-tx.js';
+export { type CoreRawRecipe, type KeptTxJson, keepCoreTxJson, renderKeptCoreTx } from './raw-tx.js';
 export { MissingPrevoutError, type SpendRow } from './spends.js';
 export type { Check, DerivedTable, Rollback } from './table.js';
 export type { TxRow } from './txs.js';
@@ -86,4 +86,24 @@ export async function analyzeIndex(sql: Sql): Promise<void> {
 /** Writes a batch's rows into every derived table, in the writing transaction. */
 export async function writeDerived(tx: Sql, rows: BatchRows): Promise<void> {
   for (const t of DERIVED_TABLES) await t.write(tx, rows);
+}
+
+/**
+ * Whether the planner's statistics of the index lag the chain: never gathered while it holds transactions, or
+ * gathered when it held fewer than `1 / (1 + growth)` of them (and 1,000 or more fewer). Read from what ANALYZE
+ * (the indexer's or autovacuum's) last recorded of `txs`, which grows with every bulk table, against the tip's
+ * count of transactions; so it says the same on PostgreSQL, with or without autovacuum, and on PGlite.
+ */
+export async function statisticsStale(sql: Sql, growth: number): Promise<boolean> {
+  const [row] = await sql.query<{ analyzed: number; txs: number | null }>(
+    `SELECT (SELECT reltuples FROM pg_class WHERE oid = to_regclass('txs'))::float8 AS analyzed,
+            (SELECT cum_tx_count FROM blocks ORDER BY height DESC LIMIT 1)::float8 AS txs`,
+    [],
+    'derived.statistics-stale',
+  );
+  const txs = row?.txs ?? 0;
+  const analyzed = row?.analyzed ?? -1;
+  if (txs <= 0) return false;
+  if (analyzed < 0) return true;
+  return txs >= analyzed * (1 + growth) + 1_000;
 }

@@ -6,6 +6,7 @@
 
 const SPECIAL = /[\\\n\r\t]/;
 const SPECIAL_ALL = /[\\\n\r\t]/g;
+const CONTROL = /[\n\r\t]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** One value as COPY text. */
@@ -13,7 +14,11 @@ export function copyValue(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
   switch (typeof v) {
     case 'string':
-      return SPECIAL.test(v) ? v.replace(SPECIAL_ALL, (c) => ESCAPES[c]!) : v;
+      if (!SPECIAL.test(v)) return v;
+      // Most strings that need escaping are bytes in PostgreSQL's hex input (`\x…`, the bulk rows' bytea
+      // columns), whose one special character is the backslash they start with.
+      if (v.charCodeAt(0) === 92 && v.indexOf('\\', 1) === -1 && !CONTROL.test(v)) return `\\${v}`;
+      return v.replace(SPECIAL_ALL, (c) => ESCAPES[c]!);
     case 'number':
       if (Number.isNaN(v)) return 'NaN';
       if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';

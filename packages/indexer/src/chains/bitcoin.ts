@@ -1,6 +1,8 @@
 import { type CoreNetwork, coreNetworkByGenesis } from '@explorer/chain';
+import { keepCoreTxJson } from '@explorer/db';
 import { ChainMismatchError, MalformedBlockError } from '../ingest/errors.js';
-import { parseBlock, parseTxJson } from '../ingest/parse.js';
+import { type ParsedBlock, type ParsedTx, parseBlock, parseTxJson, toBaseUnits } from '../ingest/parse.js';
+import { outputNames } from '../ingest/transactions.js';
 import { fetchEachTx } from './fetch-txs.js';
 import type { ChainInfo, ChainProfile } from './profile.js';
 
@@ -32,6 +34,26 @@ function describe(known: CoreNetwork | undefined, network: string | null) {
 }
 
 /**
+ * A decoded block made ready for the writer: each transaction's JSON kept as the index stores it (bytes and a
+ * recipe, or text) and the block's JSON as text, so the node's JSON objects go no further than the decoder
+ * (they are most of a verbose block's size, and its thread's garbage).
+ */
+function compact(block: ParsedBlock & { raw: Record<string, unknown> }): ParsedBlock {
+  for (const t of block.txs) keepTx(t);
+  return { ...block, raw: JSON.stringify(block.raw) };
+}
+
+/** Decides how a transaction's JSON is kept, with the fee the node wrote in it (the writer checks it). */
+function keepTx(t: ParsedTx): void {
+  const json = t.raw as Record<string, unknown>;
+  const nodeFee = 'fee' in json ? toBaseUnits(json.fee) : null;
+  t.kept = keepCoreTxJson(json, outputNames(t), nodeFee ?? 0n);
+  // Only a recipe that writes a fee depends on it; a recipe is kept only where its rendering equals the node's.
+  t.keptFee = t.kept.rawBytes !== null && nodeFee !== null ? nodeFee : null;
+  t.raw = null;
+}
+
+/**
  * Bitcoin Core and its forks (litecoind included): blocks as `getblock <hash> 2` JSON, subsidies taken from the
  * coinbases (forks differ in their schedules), no certificates. A known genesis block (Bitcoin's mainnet,
  * testnet, testnet4, signet, regtest; Litecoin's mainnet, testnet, regtest) names the network, its unit and its
@@ -56,7 +78,7 @@ export function bitcoinProfile(genesisHash: string, network: string | null): Cha
         const parsed = parseBlock(b);
         if (parsed.height !== heights[i])
           throw new ChainMismatchError(`node returned height ${parsed.height} for ${heights[i]}`);
-        return parsed;
+        return compact(parsed);
       });
     },
     checkpoint: () => undefined,

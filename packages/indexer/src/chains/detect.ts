@@ -14,7 +14,7 @@ import { type Logger, silentLogger } from '@explorer/core';
 import type { NodeClient } from '../node-client.js';
 import { bitcoinProfile } from './bitcoin.js';
 import { pearlProfile } from './pearl.js';
-import { type ChainProfile, ChainProfileError, type ChainProfileName } from './profile.js';
+import { type ChainInfo, type ChainProfile, ChainProfileError, type ChainProfileName } from './profile.js';
 
 /**
  * The default JSON-RPC port of a chain's network (mainnet when none is named): pearld's per network, Bitcoin
@@ -120,4 +120,15 @@ export async function detectChain(
       'a Pearl network with its own genesis block: addresses and difficulty follow its named parameters; its fork heights are not known',
     );
   return pearlProfile({ network: network!, genesisHash: genesis, knownGenesis, log: log ?? silentLogger });
+}
+
+/**
+ * The profile `detectChain` made for a chain it described as `info`, made again from that description alone
+ * (another thread reads blocks with it); undefined for a description it would not have made.
+ */
+export function profileFor(info: ChainInfo, log: Logger = silentLogger): ChainProfile | undefined {
+  if (info.profile === 'bitcoin') return bitcoinProfile(info.genesisHash, info.network);
+  const network = info.network === null ? undefined : pearlNetworkByName(info.network);
+  if (!network) return undefined;
+  return pearlProfile({ network, genesisHash: info.genesisHash, knownGenesis: info.knownGenesis, log });
 }

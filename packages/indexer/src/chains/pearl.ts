@@ -216,7 +216,8 @@ export function pearlProfile(opts: {
       coinbaseHex: coinbase,
       scheduledSubsidy: pearlSubsidy(height),
       certificate,
-      raw: renderPearlBlock(d, network.hrp, { height, difficulty }, 1),
+      // As text here, where the block is decoded: the writer's thread only stores it.
+      raw: JSON.stringify(renderPearlBlock(d, network.hrp, { height, difficulty }, 1)),
     };
   }
 

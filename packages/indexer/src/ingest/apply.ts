@@ -16,7 +16,7 @@ import { ChainMismatchError } from './errors.js';
 import type { ParsedBlock } from './parse.js';
 import { rollups } from './rollups.js';
 import { transactionRows } from './transactions.js';
-import { type CachedUtxo, collectOutputs } from './utxos.js';
+import { collectOutputs, UtxoCache } from './utxos.js';
 
 /** Everything one batch writes, computed before its transaction opens. */
 export interface PreparedBatch {
@@ -46,7 +46,7 @@ export interface IngestCacheOptions {
  */
 export class IngestState {
   private tip: TipState | null = null;
-  private readonly utxos = new Map<string, CachedUtxo>();
+  private readonly utxos = new UtxoCache();
   private readonly balances = new Map<string, CachedBalance>();
   private nextSeq = 1;
   private committedSeq = 0;
@@ -61,7 +61,7 @@ export class IngestState {
   /** Records that a batch committed, and trims the caches to their sizes. */
   committed(seq: number): void {
     this.committedSeq = Math.max(this.committedSeq, seq);
-    trim(this.utxos, this.maxUtxos, this.committedSeq);
+    this.utxos.trim(this.maxUtxos, this.committedSeq);
     trim(this.balances, this.maxBalances, this.committedSeq);
   }
 
@@ -83,7 +83,7 @@ export class IngestState {
     );
     const accounts = await balancesBefore(reader, this.balances, [
       ...addresses,
-      ...[...prevouts.values()].map((p) => p.address),
+      ...prevouts.map((p) => p.address),
     ]);
     const utxos: UtxoRow[] = [];
     outputs.forEach((o, k) => {

@@ -49,9 +49,14 @@ export function rememberBalances(
   seq: number,
 ): void {
   for (const t of totals) {
+    const a = after.get(t.address)!;
+    const c = cache.get(t.address);
     // Re-inserted, so the map's order stays the order of last use that eviction goes by.
     cache.delete(t.address);
-    const a = after.get(t.address)!;
-    cache.set(t.address, { id: a.id, balance: a.balance, seq });
+    if (c) {
+      c.balance = a.balance;
+      c.seq = seq;
+      cache.set(t.address, c);
+    } else cache.set(t.address, { id: a.id, balance: a.balance, seq });
   }
 }

@@ -83,7 +83,7 @@ export function blockRows(
       cumUnclaimed,
       cumFees,
       cumOpReturn,
-      raw: JSON.stringify(b.raw),
+      raw: typeof b.raw === 'string' ? b.raw : JSON.stringify(b.raw),
     });
     if (cert) {
       const c = cert.config;

@@ -1,4 +1,5 @@
 import type { DensePublicData, MiningConfig } from '@explorer/chain';
+import type { KeptTxJson } from '@explorer/db';
 import { MalformedBlockError } from './errors.js';
 
 /** One output as the indexer stores it; `value` in base units. */
@@ -34,6 +35,16 @@ export interface ParsedTx {
   raw: unknown;
   /** The transaction's bytes as hex, for a chain decoded from bytes: stored instead of its JSON, which is rendered from them on read. */
   hex?: string;
+  /**
+   * How its JSON is kept, decided where the block was decoded (off the writer's thread) rather than from `raw`,
+   * which is then null: the bytes and a recipe, or the node's JSON as text (see `keepCoreTxJson`).
+   */
+  kept?: KeptTxJson;
+  /**
+   * The fee the kept recipe renders (the node's own); null when the rendering does not depend on it. The writer
+   * keeps the node's JSON as text instead when the fee it computes differs.
+   */
+  keptFee?: bigint | null;
 }
 
 /** The decoded mining configuration of a certificate's public data (versions 1–3), as the API serves it. */
@@ -96,8 +107,11 @@ export interface ParsedBlock {
   /** The subsidy the chain's emission schedule allows at this height; null when the profile does not know it. */
   scheduledSubsidy: bigint | null;
   certificate: ParsedCertificate | null;
-  /** The node's block JSON with `tx` reduced to txids, the certificate proof and the fields that change later left out. */
-  raw: Record<string, unknown>;
+  /**
+   * The node's block JSON with `tx` reduced to txids, the certificate proof and the fields that change later left
+   * out; as text once a chain profile rendered it (off the writer's thread).
+   */
+  raw: Record<string, unknown> | string;
 }
 
 const HEX = /^[0-9a-fA-F]*$/;
@@ -181,7 +195,7 @@ function parseTx(t: Record<string, unknown>, index: number): ParsedTx {
  * Reads a `getblock <hash> 2` answer of Bitcoin Core or a fork of it. Fields it does not know are kept in
  * `raw` and otherwise ignored; only a block without hash, height or transactions is refused.
  */
-export function parseBlock(b: unknown): ParsedBlock {
+export function parseBlock(b: unknown): ParsedBlock & { raw: Record<string, unknown> } {
   if (!b || typeof b !== 'object') throw new MalformedBlockError('block is not an object');
   const o = b as Record<string, unknown>;
   const hash = str(o.hash);

@@ -1,16 +1,18 @@
 import {
   type AddressTotalsRow,
   type AddressTxRow,
+  type CoreRawRecipe,
   type InputRow,
   type KeptTxJson,
   keepCoreTxJson,
+  renderKeptCoreTx,
   type TxRow,
   txNo,
 } from '@explorer/db';
 import type { Account } from './balances.js';
 import { classifyTx } from './classify.js';
 import type { ParsedBlock, ParsedTx } from './parse.js';
-import { outpointKey, type Prevout } from './utxos.js';
+import type { Prevout } from './utxos.js';
 
 /** What a block's transactions add up to, for its block row. */
 export interface BlockSums {
@@ -48,7 +50,7 @@ interface Flow {
  */
 export function transactionRows(
   blocks: readonly ParsedBlock[],
-  prevouts: ReadonlyMap<string, Prevout>,
+  prevouts: readonly Prevout[],
   accounts: ReadonlyMap<string, Account>,
   isBurn: (address: string) => boolean,
 ): TransactionRows {
@@ -57,6 +59,8 @@ export function transactionRows(
   const addressTxs: AddressTxRow[] = [];
   const totals = new Map<string, AddressTotalsRow>();
   const sums: BlockSums[] = [];
+  /** The next input's place in `prevouts`. */
+  let spent = 0;
 
   for (const b of blocks) {
     // Seen in this block: the address's last-seen moves here, and a new one is first seen here.
@@ -96,7 +100,7 @@ export function transactionRows(
       };
       let valueIn = 0n;
       for (const i of t.inputs) {
-        const p = t.isCoinbase || i.prevTxid === null ? undefined : prevouts.get(outpointKey(t.txid, i.vin));
+        const p = t.isCoinbase || i.prevTxid === null ? undefined : prevouts[spent++];
         const value = p?.value ?? 0n;
         valueIn += value;
         inputs.push({
@@ -172,7 +176,18 @@ export function transactionRows(
  */
 function keptJson(t: ParsedTx, fee: bigint): KeptTxJson {
   if (t.hex !== undefined) return { raw: null, rawBytes: t.hex };
-  // As `outputs` and `addresses` will hold them (an empty address is none).
-  const names = t.outputs.map((o) => ({ type: o.scriptType, address: o.address || null }));
-  return keepCoreTxJson(t.raw as Record<string, unknown>, names, fee);
+  if (t.kept) {
+    if (t.keptFee === null || t.keptFee === undefined || t.keptFee === fee) return t.kept;
+    // The node wrote another fee than the one the index computes: its JSON is kept as it wrote it, which the
+    // recipe renders exactly with the node's fee (it was compared when the block was decoded).
+    const recipe = JSON.parse(t.kept.raw!) as CoreRawRecipe;
+    const json = renderKeptCoreTx(recipe, Buffer.from(t.kept.rawBytes!, 'hex'), outputNames(t), t.keptFee);
+    return { raw: JSON.stringify(json), rawBytes: null };
+  }
+  return keepCoreTxJson(t.raw as Record<string, unknown>, outputNames(t), fee);
+}
+
+/** A transaction's outputs named as `outputs` and `addresses` will hold them (an empty address is none). */
+export function outputNames(t: ParsedTx): { type: string; address: string | null }[] {
+  return t.outputs.map((o) => ({ type: o.scriptType, address: o.address || null }));
 }

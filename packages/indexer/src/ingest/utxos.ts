@@ -10,10 +10,66 @@ export interface Prevout {
   value: bigint;
 }
 
-/** An unspent output in the writer's cache. */
-export interface CachedUtxo extends Prevout {
-  /** The batch that created it. */
+/** A cached output: what spending it needs, and where it sits in the batch that created it. */
+interface CachedOutput {
+  address: string | null;
+  value: bigint;
+  /** Its position in its batch's `outputs`. */
+  at: number;
+}
+
+/** A transaction's outputs in the writer's cache, those still unspent; keyed by its txid. */
+interface CachedTx {
+  txNo: number;
+  /** The batch that created the outputs. */
   seq: number;
+  outputs: (CachedOutput | undefined)[];
+  /** How many of `outputs` are still there. */
+  left: number;
+}
+
+/**
+ * The writer's cache of recent unspent outputs, by transaction: one entry per txid holds its outputs by vout, so
+ * neither a new output nor a spend builds a key of its own. Its size counts outputs.
+ */
+export class UtxoCache {
+  private readonly txs = new Map<string, CachedTx>();
+  /** Outputs held. */
+  size = 0;
+
+  /** Caches a transaction's outputs, created by batch `seq`. */
+  add(txid: string, no: number, seq: number, outputs: (CachedOutput | undefined)[]): void {
+    const old = this.txs.get(txid);
+    // A txid seen again (Bitcoin's duplicated coinbases, BIP30) replaces the outputs of the first.
+    if (old) this.size -= old.left;
+    const left = outputs.reduce((n, o) => n + (o ? 1 : 0), 0);
+    this.txs.set(txid, { txNo: no, seq, outputs, left });
+    this.size += left;
+  }
+
+  /** Takes an output out of the cache: what it was, its transaction's number and batch; undefined when not cached. */
+  take(txid: string, vout: number): { output: CachedOutput; txNo: number; seq: number } | undefined {
+    const tx = this.txs.get(txid);
+    const output = tx?.outputs[vout];
+    if (!tx || !output) return undefined;
+    tx.outputs[vout] = undefined;
+    tx.left -= 1;
+    this.size -= 1;
+    if (tx.left === 0) this.txs.delete(txid);
+    return { output, txNo: tx.txNo, seq: tx.seq };
+  }
+
+  /** Drops the oldest transactions of committed batches until at most `max` outputs are left (80 % of it). */
+  trim(max: number, committedSeq: number): void {
+    if (this.size <= max) return;
+    const target = Math.floor(max * 0.8);
+    for (const [txid, tx] of this.txs) {
+      if (this.size <= target) break;
+      if (tx.seq > committedSeq) continue;
+      this.txs.delete(txid);
+      this.size -= tx.left;
+    }
+  }
 }
 
 /** The outputs a batch creates, the spends it must make, and what each of its inputs spends. */
@@ -26,13 +82,11 @@ export interface OutputsAndSpends {
   unspent: boolean[];
   /** Spends of outputs of earlier batches; those of the batch's own outputs never reach the database. */
   spends: SpendRow[];
-  /** The output each input spends, by the input's `outpointKey(txid, vin)`. */
-  prevouts: Map<string, Prevout>;
-}
-
-/** The cache key of an outpoint, and the prevout key of an input: `txid:n`. */
-export function outpointKey(txid: string, n: number): string {
-  return `${txid}:${n}`;
+  /**
+   * The output each input spends, in the batch's order of inputs (blocks, transactions, inputs; a coinbase's
+   * inputs, which spend nothing, left out).
+   */
+  prevouts: Prevout[];
 }
 
 /**
@@ -43,39 +97,45 @@ export function outpointKey(txid: string, n: number): string {
 export async function collectOutputs(
   reader: Sql,
   blocks: readonly ParsedBlock[],
-  utxos: Map<string, CachedUtxo>,
+  utxos: UtxoCache,
   seq: number,
 ): Promise<OutputsAndSpends> {
   const outputs: OutputRow[] = [];
   const addresses: (string | null)[] = [];
   const unspent: boolean[] = [];
-  /** Position in `outputs` of the batch's own outputs, by outpoint. */
-  const own = new Map<string, number>();
   const spends: SpendRow[] = [];
-  const prevouts = new Map<string, Prevout>();
-  const misses: { txid: string; vout: number; spender: string; height: number }[] = [];
+  const prevouts: Prevout[] = [];
+  const misses: { txid: string; vout: number; spender: string; vin: number; height: number; at: number }[] =
+    [];
   for (const b of blocks) {
     for (const t of b.txs) {
       if (!t.isCoinbase) {
         for (const i of t.inputs) {
           if (i.prevTxid === null) continue;
           const vout = i.prevVout ?? 0;
-          const key = outpointKey(i.prevTxid, vout);
-          const spender = outpointKey(t.txid, i.vin);
-          const cached = utxos.get(key);
+          const cached = utxos.take(i.prevTxid, vout);
           if (cached) {
-            utxos.delete(key);
-            prevouts.set(spender, cached);
-            const at = cached.seq === seq ? own.get(key) : undefined;
-            if (at !== undefined) unspent[at] = false;
+            const o = cached.output;
+            prevouts.push({ txNo: cached.txNo, address: o.address, value: o.value });
+            if (cached.seq === seq) unspent[o.at] = false;
             else spends.push({ prevTxNo: cached.txNo, prevVout: vout, height: b.height });
-          } else misses.push({ txid: i.prevTxid, vout, spender, height: b.height });
+          } else {
+            misses.push({
+              txid: i.prevTxid,
+              vout,
+              spender: t.txid,
+              vin: i.vin,
+              height: b.height,
+              at: prevouts.length,
+            });
+            prevouts.push(undefined as unknown as Prevout);
+          }
         }
       }
       const no = txNo(b.height, t.index);
+      const cachedOutputs: (CachedOutput | undefined)[] = [];
       for (const o of t.outputs) {
-        const key = outpointKey(t.txid, o.vout);
-        own.set(key, outputs.length);
+        cachedOutputs[o.vout] = { address: o.address, value: o.value, at: outputs.length };
         outputs.push({
           txNo: no,
           vout: o.vout,
@@ -86,8 +146,8 @@ export async function collectOutputs(
         });
         addresses.push(o.address);
         unspent.push(true);
-        utxos.set(key, { txNo: no, address: o.address, value: o.value, seq });
       }
+      utxos.add(t.txid, no, seq, cachedOutputs);
     }
   }
   if (misses.length > 0) {
@@ -96,10 +156,10 @@ export async function collectOutputs(
       const p = found[k];
       if (!p || p.spent) {
         throw new MissingPrevoutError(
-          `input ${m.spender} spends ${m.txid}:${m.vout}, which is not an unspent output of the index`,
+          `input ${m.spender}:${m.vin} spends ${m.txid}:${m.vout}, which is not an unspent output of the index`,
         );
       }
-      prevouts.set(m.spender, p);
+      prevouts[m.at] = p;
       spends.push({ prevTxNo: p.txNo, prevVout: m.vout, height: m.height });
     });
   }

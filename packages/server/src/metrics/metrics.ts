@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import {
   type AnswerFacts,
   type EventFeed,
@@ -126,6 +127,15 @@ export function createMetrics(opts: MetricsOptions): Metrics {
     labelNames: ['version'],
     registers: register,
   }).set({ version: opts.version }, 1);
+
+  new Gauge({
+    name: 'explorer_heap_limit_bytes',
+    help: "V8's heap size limit on the thread that runs the server: the heap cap of start and index (docs/operations.md#indexer-memory), or Node's own.",
+    registers: register,
+    collect() {
+      this.set(getHeapStatistics().heap_size_limit);
+    },
+  });
 
   // HTTP
   const httpLabels = ['route', 'status_class', 'cache'] as const;
