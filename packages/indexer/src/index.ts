@@ -10,6 +10,7 @@ export {
   type IndexerState,
   type IndexerStatus,
   ReorgTooDeepError,
+  WrongChainError,
 } from './indexer.js';
 export { applyBlocks } from './ingest/apply.js';
 export { classifyTx, dayOf, type TxType } from './ingest/classify.js';

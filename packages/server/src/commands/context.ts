@@ -1,4 +1,5 @@
 import { DirectoryLockedError, RebuildRequiredError } from '@explorer/db';
+import { ChainProfileError } from '@explorer/indexer';
 import type { ConfigFlags } from '../config.js';
 import { ConfigError, loadConfig, type ServerConfig } from '../config.js';
 import { unknownVariables } from '../config-unknown.js';
@@ -46,7 +47,8 @@ export function configOrExit(ctx: CommandContext, flags: ConfigFlags): ServerCon
 
 /**
  * Reports a startup failure as one line (no stack: operators need the cause, not our call graph), and exits
- * with 1; with 2, as a configuration error does, when the operator has to agree to a rebuild of the index.
+ * with 1; with 2, as a configuration error does, when the operator has to agree to a rebuild of the index or
+ * the database holds another chain than the node's.
  */
 export function failed(ctx: CommandContext, what: string, err: unknown): void {
   const message =
@@ -56,5 +58,5 @@ export function failed(ctx: CommandContext, what: string, err: unknown): void {
         ? err.message
         : String(err);
   ctx.stderr(`explorer-server: ${what} failed: ${message.split('\n')[0]}`);
-  ctx.exit(err instanceof RebuildRequiredError ? 2 : 1);
+  ctx.exit(err instanceof RebuildRequiredError || err instanceof ChainProfileError ? 2 : 1);
 }
