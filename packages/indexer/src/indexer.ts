@@ -607,8 +607,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           log.error({ err: message }, `wrong chain: ${message}`);
           verified.reject(err);
           return;
-        }
-        else if (err instanceof DatabaseError && err.diskFull) await setState('disk-full', message);
+        } else if (err instanceof DatabaseError && err.diskFull) await setState('disk-full', message);
         else if ((err instanceof DatabaseError && err.unavailable) || err instanceof WriterLockLostError)
           await setState('database-unreachable', `database: ${message}`);
         else await setState('error', err instanceof DatabaseError ? `database: ${message}` : message);
@@ -633,8 +632,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       loop = null;
       // A database found to hold another chain keeps its own state: nothing is written to it.
       if (status.state !== 'wrong-chain') status.state = 'stopped';
-      if (lock?.held() && chainChecked)
-        await writeIndexerStatus(sql, { status: 'stopped' }).catch(() => {});
+      if (lock?.held() && chainChecked) await writeIndexerStatus(sql, { status: 'stopped' }).catch(() => {});
       if (lock) {
         await lock.release();
         lock = null;

@@ -231,24 +231,24 @@ function withLocalIndexer(store: Store, indexer: Indexer | null): Store {
           return { ...stored, state: s.state, error: s.error, progress: null };
         },
         (err) => {
-        // Only an unreachable database: a bad statement stays the error it is.
-        if (!(err instanceof DatabaseError && err.unavailable)) throw err;
-        const s = indexer.status();
-        return {
-          state: s.state,
-          error: s.error,
-          tipHeight: s.tipHeight,
-          tipHash: s.tipHash,
-          txTipHeight: s.tipHeight,
-          nodeHeight: s.nodeHeight,
-          reorgs: s.reorgs,
-          lastReorgDepth: null,
-          lastReorgAt: null,
-          updatedAt: new Date().toISOString(),
-          chain: s.chain,
-          progress: s.state === 'syncing' ? s.progress : null,
-        };
-      },
+          // Only an unreachable database: a bad statement stays the error it is.
+          if (!(err instanceof DatabaseError && err.unavailable)) throw err;
+          const s = indexer.status();
+          return {
+            state: s.state,
+            error: s.error,
+            tipHeight: s.tipHeight,
+            tipHash: s.tipHash,
+            txTipHeight: s.tipHeight,
+            nodeHeight: s.nodeHeight,
+            reorgs: s.reorgs,
+            lastReorgDepth: null,
+            lastReorgAt: null,
+            updatedAt: new Date().toISOString(),
+            chain: s.chain,
+            progress: s.state === 'syncing' ? s.progress : null,
+          };
+        },
       ),
   };
 }
