@@ -1,6 +1,7 @@
 export * from './chains/index.js';
 export {
   createIndexer,
+  formatSeconds,
   INDEXER_STATES,
   type Indexer,
   type IndexerEventOptions,
@@ -9,6 +10,7 @@ export {
   type IndexerOptions,
   type IndexerState,
   type IndexerStatus,
+  progressLine,
   ReorgTooDeepError,
   WrongChainError,
 } from './indexer.js';

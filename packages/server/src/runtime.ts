@@ -48,6 +48,7 @@ import { createMetrics, type Metrics, serveMetrics } from './metrics/index.js';
 import { createNodeAdapter, type NodeAdapter } from './node-adapter.js';
 import { connectRedis, type RedisLink } from './redis.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
+import { followSyncProgress } from './sync-progress.js';
 import { SERVER_VERSION } from './version.js';
 import { createWebhookWorker } from './webhooks/worker.js';
 
@@ -78,6 +79,8 @@ export interface RuntimeOptions {
    * node's): the process should close the runtime and exit. Without it the API goes on serving.
    */
   onFatal?: (err: Error) => void;
+  /** Told the sync's progress as lines for a person (a terminal whose log hides it); see followSyncProgress. */
+  progress?: (line: string) => void;
 }
 
 type Closer = () => Promise<void> | void;
@@ -439,6 +442,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       await started.start();
       indexer = started;
       closers.push(() => started.stop());
+      if (opts.progress) closers.push(followSyncProgress(started, opts.progress));
       // Everything else that writes (mempool rows, market data, webhook attempts) starts once the indexer knows
       // that the database holds the node's chain: a database of another chain is left as it was found.
       const writers: (() => Promise<void> | void)[] = [];

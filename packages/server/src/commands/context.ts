@@ -13,6 +13,8 @@ export interface CommandContext {
   exit: (code: number) => void;
   /** Registers a handler for SIGINT/SIGTERM. */
   onSignal: (handler: (signal: string) => void) => void;
+  /** True when stderr is a terminal: a person is watching. */
+  terminal?: boolean;
 }
 
 /** The real process as a CommandContext. */
@@ -26,7 +28,20 @@ export function processContext(): CommandContext {
       process.on('SIGINT', () => handler('SIGINT'));
       process.on('SIGTERM', () => handler('SIGTERM'));
     },
+    terminal: process.stderr.isTTY === true,
   };
+}
+
+/**
+ * Where a command writes the sync's progress for a person: stderr when it is a terminal and the log's level
+ * hides the indexer's own progress lines (`warn`, `error`: what `npm start` runs at); nowhere otherwise.
+ */
+export function progressOutput(
+  ctx: CommandContext,
+  config: ServerConfig,
+): ((line: string) => void) | undefined {
+  const hidden = config.logLevel === 'warn' || config.logLevel === 'error';
+  return ctx.terminal && hidden ? ctx.stderr : undefined;
 }
 
 /**

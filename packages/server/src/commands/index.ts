@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { settingOption } from '../config-docs.js';
 import { createRuntime } from '../runtime.js';
-import { type CommandContext, configOrExit, failed } from './context.js';
+import { type CommandContext, configOrExit, failed, progressOutput } from './context.js';
 import { exitOnFatal, exitOnSignal } from './shutdown.js';
 
 /**
@@ -23,6 +23,7 @@ export function registerIndex(program: Command, ctx: CommandContext): void {
           http: false,
           command: 'explorer-server index',
           onFatal: fatal.onFatal,
+          progress: progressOutput(ctx, config),
         });
         // With no server socket, nothing else is guaranteed to keep the event loop alive between polls.
         const keepAlive = setInterval(() => {}, 1 << 30);

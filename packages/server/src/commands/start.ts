@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { settingOption } from '../config-docs.js';
 import { createRuntime } from '../runtime.js';
-import { type CommandContext, configOrExit, failed } from './context.js';
+import { type CommandContext, configOrExit, failed, progressOutput } from './context.js';
 import { exitOnFatal, exitOnSignal } from './shutdown.js';
 
 /** Options `start` takes on the command line. */
@@ -43,6 +43,7 @@ export function registerStart(program: Command, ctx: CommandContext): void {
       const runtime = await createRuntime(config, {
         command: 'explorer-server start',
         onFatal: fatal.onFatal,
+        progress: progressOutput(ctx, config),
       });
       fatal.attach(runtime);
       exitOnSignal(ctx, runtime);

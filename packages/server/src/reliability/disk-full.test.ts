@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -166,8 +166,23 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
       const fs = mounted(320);
       const cluster: PostgresCluster = await startPrimary(fs.dir);
       cleanup.push(() => cluster.stop().catch(() => {}));
+      // As a server should be set up: WAL that cannot be written is a PANIC (PostgreSQL restarts, and stops for
+      // good if it cannot recover), so its segments are made before the disk fills and then recycled in place
+      // by frequent checkpoints; what fails on the full disk is a data file that cannot grow, an ERROR.
+      appendFileSync(
+        join(cluster.dataDir, 'postgresql.conf'),
+        '\nmax_wal_size = 64MB\nmin_wal_size = 64MB\ncheckpoint_timeout = 30s\n',
+      );
+      await cluster.stop();
+      await cluster.start();
       const admin = await openDatabase({ url: cluster.url(), migrate: false, poolSize: 1 });
       await admin.query('CREATE DATABASE explorer', [], 'test.create-database');
+      for (let i = 0; i < 4; i++) {
+        await admin.query('CREATE TABLE IF NOT EXISTS wal_warmup (n int)', [], 'test.wal');
+        await admin.query('INSERT INTO wal_warmup VALUES (1)', [], 'test.wal');
+        await admin.query('SELECT pg_switch_wal()', [], 'test.wal');
+      }
+      await admin.query('CHECKPOINT', [], 'test.wal');
       await admin.close();
       // A node that keeps mining, so that the indexer has something to write whenever the disk fills.
       const live = createDevnet({ seed: 'disk-full-pg', blocks: 60, txPerBlock: 30, coinbaseMaturity: 5 });
