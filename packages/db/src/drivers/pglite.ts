@@ -20,8 +20,6 @@ export const DEFAULT_RESERVE_BYTES = 64 * 1024 * 1024;
 
 /** WAL written since the last checkpoint past which the driver runs one: a segment's worth. */
 const CHECKPOINT_AFTER_WAL_BYTES = 16 * 1024 * 1024;
-/** How often, at most, the driver asks how much WAL was written since the last checkpoint. */
-const CHECKPOINT_PROBE_MS = 1_000;
 /** How long a reading of the free space is trusted. */
 const SPACE_CHECK_MS = 100;
 
@@ -143,7 +141,6 @@ function diskGuard(db: PGlite, dir: string, reserve: number) {
   let checkedAt = Number.NEGATIVE_INFINITY;
   let low: DiskFullError | null = null;
   let checking: Promise<void> | null = null;
-  let probedAt = Number.NEGATIVE_INFINITY;
   let checkpointing: Promise<void> | null = null;
 
   const check = async () => {
@@ -196,10 +193,12 @@ function diskGuard(db: PGlite, dir: string, reserve: number) {
       const full = await refresh();
       if (full) throw full;
     },
-    /** After a write: a checkpoint once a segment's worth of WAL has been written since the last one. */
+    /**
+     * After a write: a checkpoint once a segment's worth of WAL has been written since the last one. The
+     * question costs under a millisecond, a write transaction of the indexer tens of them.
+     */
     afterWrite(): void {
-      if (checkpointing || performance.now() - probedAt < CHECKPOINT_PROBE_MS) return;
-      probedAt = performance.now();
+      if (checkpointing) return;
       checkpointing = (async () => {
         const [row] = (
           await db.query<{ since: number | null }>(
