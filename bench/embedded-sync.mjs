@@ -32,11 +32,9 @@ const blocks = Number(values.blocks);
 const interruptAt = Math.ceil(blocks * Number(values['interrupt-at']));
 const dir = mkdtempSync(join(tmpdir(), 'explorer-bench-embedded-'));
 const run = await syncDemo({ EXPLORER_DATA_DIR: dir });
-const embedded = await measure(
-  await openDatabase({ dataDir: dir, migrate: false }),
-  run.txs,
-  join(dir, 'pgdata'),
-);
+// The files as the server left them, before anything here writes (VACUUM writes WAL of its own).
+const files = filesOf(join(dir, 'pgdata'), run.txs);
+const embedded = await measure(await openDatabase({ dataDir: dir, migrate: false }), run.txs, files);
 rmSync(dir, { recursive: true, force: true });
 
 let postgres = null;
@@ -79,11 +77,19 @@ function bytesUnder(path) {
   return sum;
 }
 
-/**
- * Every table's bytes per transaction after VACUUM (ANALYZE), as bench/storage.mjs measures them, and for the
- * embedded database the files themselves: the whole pgdata and its WAL.
- */
-async function measure(sql, txs, pgdata) {
+/** The embedded database's files: the whole pgdata and its WAL, in bytes and per transaction. */
+function filesOf(pgdata, txs) {
+  const total = bytesUnder(pgdata);
+  const wal = bytesUnder(join(pgdata, 'pg_wal'));
+  return {
+    pgdataBytes: total,
+    walBytes: wal,
+    perTx: { pgdata: Math.round(total / txs), wal: Math.round(wal / txs) },
+  };
+}
+
+/** Every table's bytes per transaction after VACUUM (ANALYZE), as bench/storage.mjs measures them. */
+async function measure(sql, txs, files) {
   try {
     await sql.exec('VACUUM (ANALYZE)', 'bench.vacuum');
     const rows = await sql.query(
@@ -100,17 +106,6 @@ async function measure(sql, txs, pgdata) {
       [],
       'bench.db',
     );
-    const files = pgdata
-      ? (() => {
-          const total = bytesUnder(pgdata);
-          const wal = bytesUnder(join(pgdata, 'pg_wal'));
-          return {
-            pgdataBytes: total,
-            walBytes: wal,
-            perTx: { pgdata: Math.round(total / txs), wal: Math.round(wal / txs) },
-          };
-        })()
-      : null;
     return {
       txs,
       tablesAndIndexesPerTx: tables.total.perTx,
@@ -138,6 +133,8 @@ async function syncDemo(extraEnv) {
         DEVNET_INTERVAL_MS: '0',
         LOG_LEVEL: 'info',
         RATE_LIMIT_ENABLED: 'false',
+        // The metrics listener's own "listening on" line is not the API's.
+        METRICS_PORT: 'off',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -152,7 +149,7 @@ async function syncDemo(extraEnv) {
   const exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
   const url = await new Promise((resolve, reject) => {
     const timer = setInterval(() => {
-      const m = /listening on (http:\/\/\S+)/.exec(output);
+      const m = /^explorer listening on (http:\/\/\S+)/m.exec(output);
       if (m) {
         clearInterval(timer);
         resolve(m[1]);

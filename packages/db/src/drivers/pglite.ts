@@ -43,6 +43,8 @@ type Queryable = Pick<PGlite, 'query' | 'exec'> | Transaction;
 interface Guard {
   before(): Promise<void>;
   translate(err: unknown, name: string | undefined): Error;
+  /** After a script ran outside a transaction (migrations, VACUUM: they write much WAL at once). */
+  afterScript?(): void;
 }
 
 const unguarded: Guard = { before: async () => {}, translate: toDatabaseError };
@@ -71,6 +73,7 @@ function wrap(
       } catch (err) {
         throw guard.translate(err, name);
       }
+      guard.afterScript?.();
     },
     transaction,
     // One process owns an embedded database, so there is never a second writer to keep out.
@@ -185,6 +188,24 @@ function diskGuard(db: PGlite, dir: string, reserve: number) {
     translate: (err, name) => diskError(err) ?? toDatabaseError(err, name),
   };
 
+  const afterWrite = (): void => {
+    if (checkpointing) return;
+    checkpointing = (async () => {
+      const [row] = (
+        await db.query<{ since: number | null }>(
+          'SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), (pg_control_checkpoint()).redo_lsn)::int8 AS since',
+        )
+      ).rows;
+      if (Number(row?.since ?? 0) >= CHECKPOINT_AFTER_WAL_BYTES) await db.exec('CHECKPOINT');
+    })()
+      // A checkpoint that fails now is tried again after the next write.
+      .catch(() => {})
+      .finally(() => {
+        checkpointing = null;
+      });
+  };
+  guard.afterScript = afterWrite;
+
   return {
     guard,
     diskError,
@@ -197,22 +218,7 @@ function diskGuard(db: PGlite, dir: string, reserve: number) {
      * After a write: a checkpoint once a segment's worth of WAL has been written since the last one. The
      * question costs under a millisecond, a write transaction of the indexer tens of them.
      */
-    afterWrite(): void {
-      if (checkpointing) return;
-      checkpointing = (async () => {
-        const [row] = (
-          await db.query<{ since: number | null }>(
-            'SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), (pg_control_checkpoint()).redo_lsn)::int8 AS since',
-          )
-        ).rows;
-        if (Number(row?.since ?? 0) >= CHECKPOINT_AFTER_WAL_BYTES) await db.exec('CHECKPOINT');
-      })()
-        // A checkpoint that fails now is tried again after the next write.
-        .catch(() => {})
-        .finally(() => {
-          checkpointing = null;
-        });
-    },
+    afterWrite,
     idle: (): Promise<void> => Promise.all([checking, checkpointing]).then(() => {}),
   };
 }
@@ -232,6 +238,8 @@ export async function createPgliteSql(opts: PgliteOptions = {}): Promise<Sql> {
   const disk = opts.dataDir ? diskGuard(db, opts.dataDir, opts.reserveBytes ?? DEFAULT_RESERVE_BYTES) : null;
   const close = async () => {
     await disk?.idle();
+    // What the last writes left in the WAL is checkpointed, so that the segments left on disk are the few kept.
+    if (disk) await db.exec('CHECKPOINT').catch(() => {});
     await db.close();
   };
   const reads = readsFirst();
