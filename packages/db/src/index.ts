@@ -7,8 +7,9 @@ export {
   directoryLockHolder,
   lockDirectory,
 } from './dir-lock.js';
+export { DISK_FULL, DiskFullError } from './drivers/disk-space.js';
 export { createPgSql, type PgOptions } from './drivers/pg.js';
-export { createPgliteSql, type PgliteOptions } from './drivers/pglite.js';
+export { createPgliteSql, DEFAULT_RESERVE_BYTES, type PgliteOptions } from './drivers/pglite.js';
 export { chainIdentity } from './mappers.js';
 export {
   INDEX_REBUILD,

@@ -87,6 +87,15 @@ export class DatabaseError extends Error {
     );
   }
 
+  /**
+   * True when the database has no room to write (SQLSTATE 53100, `disk_full`: PostgreSQL could not extend a
+   * file, or the embedded database's guard refused the write). Reads still work; writing resumes once there is
+   * room.
+   */
+  get diskFull(): boolean {
+    return this.code === '53100';
+  }
+
   /** True when the statement was cancelled by the statement timeout. */
   get timedOut(): boolean {
     return this.code === '57014';
@@ -99,6 +108,14 @@ export function toDatabaseError(err: unknown, queryName: string | undefined): Da
   const e = err as { message?: string; code?: string };
   const code = typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined;
   const label = queryName ? `${queryName}: ` : '';
+  // PostgreSQL names the file it could not extend, relative to a data directory this process may not see.
+  if (code === '53100')
+    return new DatabaseError(
+      `out of disk space: the database server could not write (${label}${e?.message}); nothing more is written until its disk has room (free some, or grow it), and writing resumes by itself then`,
+      code,
+      queryName,
+      { cause: err },
+    );
   return new DatabaseError(`${label}${e?.message ?? String(err)}`, code, queryName, { cause: err });
 }
 

@@ -1,6 +1,7 @@
 export * from './chains/index.js';
 export {
   createIndexer,
+  formatSeconds,
   INDEXER_STATES,
   type Indexer,
   type IndexerEventOptions,
@@ -9,7 +10,9 @@ export {
   type IndexerOptions,
   type IndexerState,
   type IndexerStatus,
+  progressLine,
   ReorgTooDeepError,
+  WrongChainError,
 } from './indexer.js';
 export { applyBlocks } from './ingest/apply.js';
 export { classifyTx, dayOf, type TxType } from './ingest/classify.js';

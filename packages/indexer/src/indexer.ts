@@ -32,7 +32,7 @@ import { runPipeline } from './sync/pipeline.js';
 import { createProgress, oneDecimal, progressLine } from './sync/progress.js';
 import { maxReorgDepth, ReorgTooDeepError, rollBackToFork } from './sync/reorg.js';
 
-export { progressLine } from './sync/progress.js';
+export { formatSeconds, progressLine } from './sync/progress.js';
 export { ReorgTooDeepError } from './sync/reorg.js';
 
 /** Every state the indexer can be in. */
@@ -42,6 +42,7 @@ export const INDEXER_STATES = [
   'synced',
   'node-unreachable',
   'database-unreachable',
+  'disk-full',
   'reorg-too-deep',
   'wrong-chain',
   'error',
@@ -138,6 +139,9 @@ export interface IndexerEventOptions {
   onEvents?: (events: ChainEvent[]) => void;
 }
 
+/** The database holds another chain than the node's: nothing was written, and retrying cannot help. */
+export class WrongChainError extends ChainProfileError {}
+
 /** Another indexer holds the writer lock. */
 export class IndexerLockedError extends Error {
   override readonly name = 'IndexerLockedError';
@@ -158,6 +162,18 @@ export interface Indexer {
   stop(): Promise<void>;
   /** Catches up with the node's current tip once (taking the lock if not held). */
   syncOnce(): Promise<{ applied: number; rolledBack: number }>;
+  /**
+   * Asks the node which chain it serves and checks the database against it, writing nothing before it knows
+   * they agree; throws WrongChainError (a ChainProfileError) when they do not. Done once; `start()` does it
+   * first too.
+   */
+  verifyChain(): Promise<ChainInfo>;
+  /**
+   * Resolves once the chain was verified (by `verifyChain()` or the running indexer's first pass); rejects with
+   * the error that stopped the indexer for good when it was the wrong chain. Writers beside the indexer start
+   * after it.
+   */
+  chainVerified(): Promise<ChainInfo>;
   /** Current status. */
   status(): IndexerStatus;
 }
@@ -201,6 +217,12 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   };
   let profile: ChainProfile | null = opts.profile ?? null;
   let chainChecked = false;
+  let verified!: { resolve: (info: ChainInfo) => void; reject: (err: Error) => void };
+  const chainVerified = new Promise<ChainInfo>((resolve, reject) => {
+    verified = { resolve, reject };
+  });
+  // Nobody need be waiting for it.
+  chainVerified.catch(() => {});
   let lock: AdvisoryLock | null = null;
   /** The definitions blocks are attributed with, once resolved against those stored. */
   let definitions: Definitions | null = null;
@@ -297,8 +319,8 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     const [genesis] = await blockHashesAt(sql, [0]).then((m) => [...m.values()]);
     const heldGenesis = held?.genesisHash ?? genesis ?? null;
     if (state.tip_height >= 0 && heldGenesis !== null && heldGenesis !== profile.info.genesisHash) {
-      throw new ChainProfileError(
-        `this database holds the chain whose genesis block is ${heldGenesis}${held?.profile ? ` (${held.profile}${held.network ? ` ${held.network}` : ''})` : ''}, but the node serves ${profile.info.genesisHash} (${profile.info.profile}${profile.info.network ? ` ${profile.info.network}` : ''}); index it into another database`,
+      throw new WrongChainError(
+        `this database holds the chain whose genesis block is ${heldGenesis}${held?.profile ? ` (${held.profile}${held.network ? ` ${held.network}` : ''})` : ''}, but the node serves ${profile.info.genesisHash} (${profile.info.profile}${profile.info.network ? ` ${profile.info.network}` : ''}); index it into another database (another DATABASE_URL, or another --data-dir), or point NODE_RPC_URL at a node of the chain it holds. Nothing was written to it`,
       );
     }
     if (JSON.stringify(held) !== JSON.stringify(profile.info)) {
@@ -306,6 +328,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       log.info({ ...profile.info, unsupportedCalls: undefined }, 'chain profile');
     }
     chainChecked = true;
+    verified.resolve(profile.info);
     return profile;
   }
 
@@ -477,6 +500,11 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     let failures = 0;
     while (!abort.signal.aborted) {
       try {
+        if (!chainChecked) {
+          // Nothing is written, not even the state, before the database is known to hold the node's chain.
+          await ensureChain();
+          await writeIndexerStatus(sql, { status: 'starting', started: true }).catch(() => {});
+        }
         await syncOnce();
         failures = 0;
         await sleep(pollMs, abort.signal);
@@ -487,11 +515,20 @@ export function createIndexer(opts: IndexerOptions): Indexer {
         if (err instanceof NodeUnavailableError) await setState('node-unreachable', message);
         else if (err instanceof ReorgTooDeepError) await setState('reorg-too-deep', message);
         else if (err instanceof IndexerLockedError) await setState('error', message);
-        else if (err instanceof ChainProfileError) await setState('wrong-chain', message);
+        else if (err instanceof ChainProfileError) {
+          // Not recorded in the database (it may be another chain's) and not retried: the operator must act.
+          status.state = 'wrong-chain';
+          status.error = message;
+          log.error({ err: message }, `wrong chain: ${message}`);
+          verified.reject(err);
+          return;
+        } else if (err instanceof DatabaseError && err.diskFull) await setState('disk-full', message);
         else if ((err instanceof DatabaseError && err.unavailable) || err instanceof WriterLockLostError)
           await setState('database-unreachable', `database: ${message}`);
         else await setState('error', err instanceof DatabaseError ? `database: ${message}` : message);
-        log.error({ err: message, failures }, 'indexer pass failed; retrying');
+        // A full disk is the operator's to fix: its own sentence is the line, repeated as the retries back off.
+        if (err instanceof DatabaseError && err.diskFull) log.error({ err: message, failures }, message);
+        else log.error({ err: message, failures }, 'indexer pass failed; retrying');
         await sleep(Math.min(30_000, pollMs * 2 ** Math.min(failures, 5)), abort.signal);
       }
     }
@@ -502,7 +539,6 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       if (loop) return;
       abort = new AbortController();
       await ensureLock();
-      await writeIndexerStatus(sql, { status: 'starting', started: true }).catch(() => {});
       loop = run();
     },
     async stop() {
@@ -512,14 +548,17 @@ export function createIndexer(opts: IndexerOptions): Indexer {
       await analyzing;
       await reader?.close();
       reader = null;
-      status.state = 'stopped';
-      if (lock?.held()) await writeIndexerStatus(sql, { status: 'stopped' }).catch(() => {});
+      // A database found to hold another chain keeps its own state: nothing is written to it.
+      if (status.state !== 'wrong-chain') status.state = 'stopped';
+      if (lock?.held() && chainChecked) await writeIndexerStatus(sql, { status: 'stopped' }).catch(() => {});
       if (lock) {
         await lock.release();
         lock = null;
       }
     },
     syncOnce,
+    verifyChain: async () => (await ensureChain()).info,
+    chainVerified: () => chainVerified,
     status: () => ({ ...status }),
   };
 }

@@ -1,6 +1,7 @@
 import { deadline } from '@explorer/core';
 import ky, { type Input } from 'ky';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { networkProblem } from './network-error.js';
 import { NodeCookieError, readCookie } from './node-cookie.js';
 
 /** A JSON-RPC error the node answered with (the node is up; the request was refused). */
@@ -98,7 +99,10 @@ function fixedCredentials(userPassword: string | null): Credentials {
   return {
     header: () => header,
     renew: () => header,
-    refused: (status) => `the node refused the credentials (HTTP ${status})`,
+    refused: (status) =>
+      status === 403
+        ? "the node forbids requests from this address (HTTP 403): allow it with the node's rpcallowip"
+        : `the node refused the credentials (HTTP ${status}): check the user and password in NODE_RPC_URL, or use NODE_RPC_COOKIE`,
   };
 }
 
@@ -211,7 +215,9 @@ export function createNodeClient(opts: NodeClientOptions): NodeClient {
           answer = JSON.parse(text);
         } catch {
           throw new NodeUnavailableError(
-            `${label}: the node answered HTTP ${res.status} with a body that is not JSON`,
+            res.status === 404
+              ? `${label}: nothing answers JSON-RPC at ${endpoint} (HTTP 404): check the URL's path (a node takes JSON-RPC at /, a wallet's calls at /wallet/<name>)`
+              : `${label}: the node answered HTTP ${res.status} with a body that is not JSON`,
           );
         }
         return res;
@@ -223,11 +229,19 @@ export function createNodeClient(opts: NodeClientOptions): NodeClient {
       await http.post(endpoint, { json: body, fetch: attempt });
     } catch (err) {
       if (err instanceof NodeUnavailableError) throw err;
-      const reason =
-        (err as Error)?.name === 'TimeoutError'
-          ? `timed out after ${timeoutMs} ms`
-          : String((err as Error)?.message ?? err);
-      throw new NodeUnavailableError(`${label}: node unreachable at ${endpoint} (${reason})`, { cause: err });
+      if ((err as Error)?.name === 'TimeoutError')
+        throw new NodeUnavailableError(
+          `${label}: node unreachable at ${endpoint} (timed out after ${timeoutMs} ms)`,
+          { cause: err },
+        );
+      // `fetch failed` names no cause: the cause beneath it says which of refused, blocked, DNS or TLS it was.
+      const problem = networkProblem(err, parsed);
+      throw new NodeUnavailableError(
+        problem
+          ? `${label}: node unreachable at ${endpoint}: ${problem}`
+          : `${label}: node unreachable at ${endpoint} (${String((err as Error)?.message ?? err)})`,
+        { cause: err },
+      );
     }
     return answer;
   }

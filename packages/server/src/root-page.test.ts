@@ -168,6 +168,53 @@ describe('the / page', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe('120');
   });
 
+  it('during a long sync shows its height, rate and ETA, and says syncing rather than healthy', async () => {
+    const body = statusBody();
+    const syncing = {
+      ...body,
+      status: {
+        ...body.status,
+        node: { ...body.status.node, height: 6000 },
+        indexer: {
+          state: 'syncing',
+          tipHeight: 302,
+          nodeHeight: 6000,
+          lagBlocks: 5698,
+          progress: {
+            height: 302,
+            nodeHeight: 6000,
+            percent: 5,
+            blocksPerSecond: 85,
+            txPerSecond: 690,
+            etaSeconds: 67,
+            startedAt: '2026-11-23T00:00:00.000Z',
+            updatedAt: '2026-11-23T00:00:05.000Z',
+          },
+        },
+      },
+    };
+    const { api } = fakeApi({ status: syncing, blocks: [block(302)] });
+    const page = await (await appOver(api).request('/', { headers: { accept: BROWSER } })).text();
+    expect(page).toContain(
+      '<dd id="sync-state">syncing: 302 of 6000 (5.0 %), 85 blocks/s, 690 tx/s, ETA 67 s (5698 blocks behind)</dd>',
+    );
+    expect(page).toContain('<dd id="health"><span class="syncing">syncing, ready in about 67 s</span></dd>');
+    expect(page).not.toContain('>healthy<');
+
+    // Once the index reached the node, healthy again.
+    const synced = {
+      ...body,
+      status: { ...body.status, indexer: { state: 'synced', tipHeight: 121, nodeHeight: 121, lagBlocks: 0 } },
+    };
+    const done = await (
+      await appOver(fakeApi({ status: synced, blocks: [block(121)] }).api).request('/', {
+        headers: { accept: BROWSER },
+      })
+    ).text();
+    expect(done).toContain('<dd id="sync-state">synced (0 blocks behind)</dd>');
+    expect(done).toContain('<span class="good">healthy</span>');
+  });
+
   it('names Litecoin’s networks with their unit and address prefixes', async () => {
     const body = statusBody();
     body.status.chain = {

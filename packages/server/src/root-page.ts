@@ -1,4 +1,5 @@
 import type { HandlerOutput, RouteOf } from '@explorer/core';
+import { formatSeconds, progressLine } from '@explorer/indexer';
 import type { Context } from 'hono';
 import { accepts } from 'hono/accepts';
 import { html, raw } from 'hono/html';
@@ -137,7 +138,7 @@ nav a{margin-right:1rem}table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.25rem .6rem;border-bottom:1px solid #e3e6ec}
 td.num,th.num{text-align:right}code,pre{font:13px/1.4 ui-monospace,monospace}
 pre{background:#f4f6f9;padding:.6rem .8rem;overflow-x:auto}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}
-dt{color:#5b6475}dd{margin:0}.bad{color:#a4262c;font-weight:600}.good{color:#1a7f37;font-weight:600}
+dt{color:#5b6475}dd{margin:0}.bad{color:#a4262c;font-weight:600}.good{color:#1a7f37;font-weight:600}.syncing{color:#8a5a00;font-weight:600}
 `;
 
 const time = (seconds: number) =>
@@ -150,13 +151,20 @@ function statusSection(part: Part<StatusBody>) {
   }
   const { status, meta } = part.value;
   const { indexer, chain } = status;
-  const sync =
+  const behind =
     indexer.lagBlocks === null
-      ? indexer.state
-      : `${indexer.state} (${indexer.lagBlocks} block${indexer.lagBlocks === 1 ? '' : 's'} behind)`;
-  const health = status.healthy
-    ? html`<span class="good">healthy</span>`
-    : html`<span class="bad">degraded: ${status.degraded.map((d) => `${d} unavailable`).join(', ')}</span>`;
+      ? ''
+      : ` (${indexer.lagBlocks} block${indexer.lagBlocks === 1 ? '' : 's'} behind)`;
+  // During a sync, its figures as the indexer logs them: height, rate and the ETA.
+  const sync = indexer.progress ? `${progressLine(indexer.progress)}${behind}` : `${indexer.state}${behind}`;
+  // Not "healthy" while the index has yet to reach the node: a person reading it wants to know it is not done.
+  const catchingUp = indexer.state === 'syncing' && (indexer.lagBlocks ?? 0) > 0;
+  const eta = indexer.progress?.etaSeconds;
+  const health = !status.healthy
+    ? html`<span class="bad">degraded: ${status.degraded.map((d) => `${d} unavailable`).join(', ')}</span>`
+    : catchingUp
+      ? html`<span class="syncing">syncing${eta == null ? '' : `, ready in about ${formatSeconds(eta)}`}</span>`
+      : html`<span class="good">healthy</span>`;
   const nodeHeight =
     status.node.height ?? (meta.nodeHeight !== null && meta.nodeHeight >= 0 ? meta.nodeHeight : null);
   const chainName = chain ? chainLabel(chain) : 'not known yet (no block indexed)';

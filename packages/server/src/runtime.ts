@@ -48,6 +48,7 @@ import { createMetrics, type Metrics, serveMetrics } from './metrics/index.js';
 import { createNodeAdapter, type NodeAdapter } from './node-adapter.js';
 import { connectRedis, type RedisLink } from './redis.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
+import { followSyncProgress } from './sync-progress.js';
 import { SERVER_VERSION } from './version.js';
 import { createWebhookWorker } from './webhooks/worker.js';
 
@@ -73,6 +74,13 @@ export interface RuntimeOptions {
   drainMs?: number;
   /** What this process runs, named to a second process refused the data dir (default `explorer-server`). */
   command?: string;
+  /**
+   * Told when the indexer stopped for good after the start (a database holding another chain than the
+   * node's): the process should close the runtime and exit. Without it the API goes on serving.
+   */
+  onFatal?: (err: Error) => void;
+  /** Told the sync's progress as lines for a person (a terminal whose log hides it); see followSyncProgress. */
+  progress?: (line: string) => void;
 }
 
 type Closer = () => Promise<void> | void;
@@ -218,25 +226,33 @@ function withLocalIndexer(store: Store, indexer: Indexer | null): Store {
   return {
     ...store,
     indexerState: () =>
-      store.indexerState().catch((err) => {
-        // Only an unreachable database: a bad statement stays the error it is.
-        if (!(err instanceof DatabaseError && err.unavailable)) throw err;
-        const s = indexer.status();
-        return {
-          state: s.state,
-          error: s.error,
-          tipHeight: s.tipHeight,
-          tipHash: s.tipHash,
-          txTipHeight: s.tipHeight,
-          nodeHeight: s.nodeHeight,
-          reorgs: s.reorgs,
-          lastReorgDepth: null,
-          lastReorgAt: null,
-          updatedAt: new Date().toISOString(),
-          chain: s.chain,
-          progress: s.state === 'syncing' ? s.progress : null,
-        };
-      }),
+      store.indexerState().then(
+        (stored) => {
+          // A full disk keeps the indexer from recording why it stopped: this process's indexer says it.
+          const s = indexer.status();
+          if (!stored || s.state !== 'disk-full') return stored;
+          return { ...stored, state: s.state, error: s.error, progress: null };
+        },
+        (err) => {
+          // Only an unreachable database: a bad statement stays the error it is.
+          if (!(err instanceof DatabaseError && err.unavailable)) throw err;
+          const s = indexer.status();
+          return {
+            state: s.state,
+            error: s.error,
+            tipHeight: s.tipHeight,
+            tipHash: s.tipHash,
+            txTipHeight: s.tipHeight,
+            nodeHeight: s.nodeHeight,
+            reorgs: s.reorgs,
+            lastReorgDepth: null,
+            lastReorgAt: null,
+            updatedAt: new Date().toISOString(),
+            chain: s.chain,
+            progress: s.state === 'syncing' ? s.progress : null,
+          };
+        },
+      ),
   };
 }
 
@@ -403,8 +419,6 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         closers.push(() => writeSql.close());
         metrics?.watchPool('writer', writeSql);
       }
-      if (demo && chain)
-        await demo.reconcileWithDevnet(writeSql, chain.devnet, log, { retain: config.eventsRetain });
       const nodeClient = createNodeClient(nodeOptions);
       const started = createIndexer({
         sql: writeSql,
@@ -420,9 +434,35 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         events: { onEvents: publishEvents, retain: config.eventsRetain },
         observe: metrics?.indexer,
       });
+      // The demo's node runs in this process, so its chain is checked now, before its index is reconciled.
+      if (demo && chain) {
+        await started.verifyChain();
+        await demo.reconcileWithDevnet(writeSql, chain.devnet, log, { retain: config.eventsRetain });
+      }
       await started.start();
       indexer = started;
       closers.push(() => started.stop());
+      if (opts.progress) closers.push(followSyncProgress(started, opts.progress));
+      // Everything else that writes (mempool rows, market data, webhook attempts) starts once the indexer knows
+      // that the database holds the node's chain: a database of another chain is left as it was found.
+      const writers: (() => Promise<void> | void)[] = [];
+      let closing = false;
+      closers.push(() => {
+        closing = true;
+      });
+      started.chainVerified().then(
+        async () => {
+          for (const begin of writers) {
+            if (closing) return;
+            try {
+              await begin();
+            } catch (err) {
+              log.error({ err: (err as Error).message }, 'a writer beside the indexer failed to start');
+            }
+          }
+        },
+        (err: Error) => opts.onFatal?.(err),
+      );
       // The mempool's writer runs beside the chain's: one process records mempool events and fee estimates.
       const watcher = createMempoolWatcher({
         sql: writeSql,
@@ -432,7 +472,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         pollMs: config.mempoolPollMs,
         onEvents: publishEvents,
       });
-      await watcher.start();
+      writers.push(() => watcher.start());
       closers.push(() => watcher.stop());
       // Market data is refreshed beside the indexer, off the request path; API replicas only read it. The
       // made-up prices of the demo provider belong to the demo alone: beside a real node, market data needs a
@@ -445,14 +485,16 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
           intervalMs: config.market.refreshMs,
           log,
         });
-        await refresher.start();
+        writers.push(() => refresher.start());
         closers.push(() => refresher.stop());
       } else {
-        const { removedDemoSnapshots } = await recordMarketNotConfigured(writeSql);
-        log.info(
-          { removedDemoSnapshots },
-          'no market-data provider configured (MARKET_PROVIDER_URL): /v1/market answers that none is configured',
-        );
+        writers.push(async () => {
+          const { removedDemoSnapshots } = await recordMarketNotConfigured(writeSql);
+          log.info(
+            { removedDemoSnapshots },
+            'no market-data provider configured (MARKET_PROVIDER_URL): /v1/market answers that none is configured',
+          );
+        });
       }
     }
 
@@ -470,8 +512,18 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         onAttempt: metrics ? (outcome) => metrics.webhookAttempt(outcome) : undefined,
       });
       eventListeners.push(() => webhooks.wake());
-      webhooks.start();
-      closers.push(() => webhooks.stop());
+      const verified = indexer.chainVerified();
+      let closing = false;
+      verified.then(
+        () => {
+          if (!closing) webhooks.start();
+        },
+        () => {},
+      );
+      closers.push(() => {
+        closing = true;
+        return webhooks.stop();
+      });
     }
 
     const summary = [

@@ -46,5 +46,10 @@ export {
   startProcess,
   stopProcess,
 } from './processes.js';
+export {
+  mountSmallFilesystem,
+  type SmallFilesystem,
+  smallFilesystemSkipReason,
+} from './small-filesystem.js';
 export { seedV1Index } from './v1-index.js';
 export { waitFor } from './wait.js';

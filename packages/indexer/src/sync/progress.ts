@@ -7,7 +7,8 @@ export function progressLine(p: SyncProgress): string {
   return `syncing: ${p.height} of ${p.nodeHeight}${pct}, ${Math.round(p.blocksPerSecond)} blocks/s, ${Math.round(p.txPerSecond)} tx/s, ${eta}`;
 }
 
-const formatSeconds = (s: number) =>
+/** A duration as the progress line says it: `33 s`, `12 min`, `1.5 h`. */
+export const formatSeconds = (s: number) =>
   s < 90 ? `${Math.round(s)} s` : s < 5_400 ? `${Math.round(s / 60)} min` : `${(s / 3_600).toFixed(1)} h`;
 
 /** A figure rounded to one decimal, as progress reports and logs give them. */

@@ -1,4 +1,5 @@
 import { DirectoryLockedError, RebuildRequiredError } from '@explorer/db';
+import { ChainProfileError } from '@explorer/indexer';
 import type { ConfigFlags } from '../config.js';
 import { ConfigError, loadConfig, type ServerConfig } from '../config.js';
 import { unknownVariables } from '../config-unknown.js';
@@ -12,6 +13,8 @@ export interface CommandContext {
   exit: (code: number) => void;
   /** Registers a handler for SIGINT/SIGTERM. */
   onSignal: (handler: (signal: string) => void) => void;
+  /** True when stderr is a terminal: a person is watching. */
+  terminal?: boolean;
 }
 
 /** The real process as a CommandContext. */
@@ -25,7 +28,20 @@ export function processContext(): CommandContext {
       process.on('SIGINT', () => handler('SIGINT'));
       process.on('SIGTERM', () => handler('SIGTERM'));
     },
+    terminal: process.stderr.isTTY === true,
   };
+}
+
+/**
+ * Where a command writes the sync's progress for a person: stderr when it is a terminal and the log's level
+ * hides the indexer's own progress lines (`warn`, `error`: what `npm start` runs at); nowhere otherwise.
+ */
+export function progressOutput(
+  ctx: CommandContext,
+  config: ServerConfig,
+): ((line: string) => void) | undefined {
+  const hidden = config.logLevel === 'warn' || config.logLevel === 'error';
+  return ctx.terminal && hidden ? ctx.stderr : undefined;
 }
 
 /**
@@ -46,7 +62,8 @@ export function configOrExit(ctx: CommandContext, flags: ConfigFlags): ServerCon
 
 /**
  * Reports a startup failure as one line (no stack: operators need the cause, not our call graph), and exits
- * with 1; with 2, as a configuration error does, when the operator has to agree to a rebuild of the index.
+ * with 1; with 2, as a configuration error does, when the operator has to agree to a rebuild of the index or
+ * the database holds another chain than the node's.
  */
 export function failed(ctx: CommandContext, what: string, err: unknown): void {
   const message =
@@ -56,5 +73,5 @@ export function failed(ctx: CommandContext, what: string, err: unknown): void {
         ? err.message
         : String(err);
   ctx.stderr(`explorer-server: ${what} failed: ${message.split('\n')[0]}`);
-  ctx.exit(err instanceof RebuildRequiredError ? 2 : 1);
+  ctx.exit(err instanceof RebuildRequiredError || err instanceof ChainProfileError ? 2 : 1);
 }

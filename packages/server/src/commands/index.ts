@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { settingOption } from '../config-docs.js';
 import { createRuntime } from '../runtime.js';
-import { type CommandContext, configOrExit, failed } from './context.js';
-import { exitOnSignal } from './shutdown.js';
+import { type CommandContext, configOrExit, failed, progressOutput } from './context.js';
+import { exitOnFatal, exitOnSignal } from './shutdown.js';
 
 /**
  * Registers `index`: the indexer alone, no HTTP (pairs with API replicas started with --no-index).
@@ -18,16 +18,24 @@ export function registerIndex(program: Command, ctx: CommandContext): void {
       const config = configOrExit(ctx, { ...flags, index: true });
       if (!config) return;
       try {
-        const runtime = await createRuntime(config, { http: false, command: 'explorer-server index' });
+        const fatal = exitOnFatal(ctx, 'index');
+        const runtime = await createRuntime(config, {
+          http: false,
+          command: 'explorer-server index',
+          onFatal: fatal.onFatal,
+          progress: progressOutput(ctx, config),
+        });
         // With no server socket, nothing else is guaranteed to keep the event loop alive between polls.
         const keepAlive = setInterval(() => {}, 1 << 30);
-        exitOnSignal(ctx, {
+        const running = {
           ...runtime,
           close: async () => {
             clearInterval(keepAlive);
             await runtime.close();
           },
-        });
+        };
+        fatal.attach(running);
+        exitOnSignal(ctx, running);
         ctx.stdout(`explorer indexer running (${runtime.summary})`);
       } catch (err) {
         failed(ctx, 'index', err);

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { settingOption } from '../config-docs.js';
 import { createRuntime } from '../runtime.js';
-import { type CommandContext, configOrExit, failed } from './context.js';
-import { exitOnSignal } from './shutdown.js';
+import { type CommandContext, configOrExit, failed, progressOutput } from './context.js';
+import { exitOnFatal, exitOnSignal } from './shutdown.js';
 
 /** Options `start` takes on the command line. */
 export interface StartFlags {
@@ -39,7 +39,13 @@ export function registerStart(program: Command, ctx: CommandContext): void {
     const config = configOrExit(ctx, flags);
     if (!config) return;
     try {
-      const runtime = await createRuntime(config, { command: 'explorer-server start' });
+      const fatal = exitOnFatal(ctx, 'start');
+      const runtime = await createRuntime(config, {
+        command: 'explorer-server start',
+        onFatal: fatal.onFatal,
+        progress: progressOutput(ctx, config),
+      });
+      fatal.attach(runtime);
       exitOnSignal(ctx, runtime);
       ctx.stdout(`explorer listening on ${runtime.url} (${runtime.summary})`);
     } catch (err) {
