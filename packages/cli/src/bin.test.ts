@@ -235,6 +235,15 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
     expect(r.stdout + r.stderr).not.toContain('ek_secret_never_shown');
   });
 
+  it('prints a transaction status’s blockTime as an ISO time, as every table prints times', async () => {
+    const { txs } = await data('/v1/txs?limit=1');
+    const { status } = await data(`/v1/txs/${txs[0].txid}/status`);
+    const r = await cli('tx', txs[0].txid, 'status', '--table');
+    expect(r.code).toBe(0);
+    const iso = new Date(status.blockTime * 1000).toISOString().replace('.000Z', 'Z');
+    expect(r.stdout).toMatch(new RegExp(`^blockTime\\s+${iso}$`, 'm'));
+  });
+
   // About 45 processes, ten at a time: a minute is not enough when the machine's cores are busy elsewhere.
   it('every command answers with exit 0 on the fixture', async () => {
     const [{ txs }, { miners }, { pools }, { block }] = await Promise.all([
