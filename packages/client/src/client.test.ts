@@ -247,7 +247,19 @@ describe('createExplorerClient against the contract fixture', () => {
     expect(page.pagination).toMatchObject({ limit: 3, hasMore: true, cursor: null });
     expectTypeOf(page).toEqualTypeOf<HandlerOutput<RouteOf<'listBlocks'>>>();
     expectTypeOf(page.blocks[0]!.height).toEqualTypeOf<number>();
-    expectTypeOf(page.pagination).toEqualTypeOf<Pagination | undefined>();
+    // Every list answer carries pagination, and every success answer these members of meta: not optional.
+    expectTypeOf(page.pagination).toEqualTypeOf<Pagination>();
+    expectTypeOf(page.pagination.hasMore).toEqualTypeOf<boolean>();
+    expectTypeOf(page.meta.cached).toEqualTypeOf<boolean>();
+    expectTypeOf(page.meta.indexedTipHash).toEqualTypeOf<string | null>();
+    expectTypeOf(page.meta.txIndexedTip).toEqualTypeOf<number>();
+    for (const m of [page.meta, (await client.blocks.get(s.height)).meta]) {
+      expect(Object.keys(m).sort()).toEqual(
+        ['cached', 'indexedTip', 'indexedTipHash', 'nodeHeight', 'requestId', 'servedAt', 'txIndexedTip'].sort(),
+      );
+    }
+    // A single resource has no pagination member at all.
+    expectTypeOf<ResponseOf<'getBlock'>>().not.toHaveProperty('pagination');
     const { block } = await client.blocks.get(s.height);
     expect(block.hash).toBe(s.hash);
     expectTypeOf(block.hash).toEqualTypeOf<string>();

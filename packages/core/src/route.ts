@@ -147,6 +147,7 @@ export interface RouteDefinition<
   Q extends z.ZodObject | undefined = z.ZodObject | undefined,
   S extends z.ZodRawShape = z.ZodRawShape,
   I extends string = string,
+  L extends boolean = boolean,
 > {
   /** operationId. */
   id: I;
@@ -159,8 +160,8 @@ export interface RouteDefinition<
   query?: Q;
   /** The body members besides ok/meta/pagination. */
   response: S;
-  /** Adds `pagination` to the body. */
-  list?: boolean;
+  /** Adds `pagination` to the body (`true` for every list: defineList's routes say so in their type). */
+  list?: L;
   /** Declares a 404 response. */
   notFound?: boolean;
   /** Declares a 501 response: the route's data may not be configured on a server (market data). */

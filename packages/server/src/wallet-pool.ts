@@ -1,6 +1,10 @@
 import { availableParallelism } from 'node:os';
-import type { AddressJob } from '@explorer/chain';
-import { deriveInThread, ServiceUnavailableError, type WalletDeriver } from '@explorer/core';
+import {
+  deriveInThread,
+  ServiceUnavailableError,
+  type WalletDeriveJob,
+  type WalletDeriver,
+} from '@explorer/core';
 import { Piscina } from 'piscina';
 
 /** Derivations each thread may have queued before a request that needs one is refused. */
@@ -27,7 +31,7 @@ export const defaultWalletThreads = (): number => Math.max(1, availableParalleli
 export function createWalletPool(threads: number, opts: { queuePerThread?: number } = {}): WalletPool {
   if (threads === 0) return { derive: deriveInThread, threads, close: async () => {} };
   const maxQueue = threads * (opts.queuePerThread ?? WALLET_QUEUE_PER_THREAD);
-  const pool = new Piscina<AddressJob, string[]>({
+  const pool = new Piscina<WalletDeriveJob, string[]>({
     filename: new URL('./wallet-worker.js', import.meta.url).href,
     minThreads: threads,
     maxThreads: threads,
