@@ -255,7 +255,15 @@ describe('createExplorerClient against the contract fixture', () => {
     expectTypeOf(page.meta.txIndexedTip).toEqualTypeOf<number>();
     for (const m of [page.meta, (await client.blocks.get(s.height)).meta]) {
       expect(Object.keys(m).sort()).toEqual(
-        ['cached', 'indexedTip', 'indexedTipHash', 'nodeHeight', 'requestId', 'servedAt', 'txIndexedTip'].sort(),
+        [
+          'cached',
+          'indexedTip',
+          'indexedTipHash',
+          'nodeHeight',
+          'requestId',
+          'servedAt',
+          'txIndexedTip',
+        ].sort(),
       );
     }
     // A single resource has no pagination member at all.
