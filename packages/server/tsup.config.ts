@@ -1,3 +1,4 @@
+import { copyFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
@@ -9,4 +10,7 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // The file the wallet derivation pool's threads start, beside the bundles (plain JavaScript: the tests that
+  // run the server from its source start the same file).
+  onSuccess: async () => copyFileSync('src/wallet-worker.js', 'dist/wallet-worker.js'),
 });

@@ -135,7 +135,14 @@ export {
   type TxSizes,
   txSizes,
 } from './tx.js';
-export { type DerivedAddress, type DeriveRange, deriveAddresses, MAX_DERIVE_COUNT } from './wallet/derive.js';
+export {
+  type AddressJob,
+  type DerivedAddress,
+  type DeriveRange,
+  deriveAddresses,
+  deriveAddressTexts,
+  MAX_DERIVE_COUNT,
+} from './wallet/derive.js';
 export {
   checkDescriptorChecksum,
   type KeyOrigin,
@@ -145,6 +152,7 @@ export {
 export { descriptorChecksum } from './wallet/descriptor-checksum.js';
 export { WalletKeyError, type WalletKeyErrorCode } from './wallet/errors.js';
 export { KNOWN_VERSIONS, type KnownVersion, type WalletScript } from './wallet/extended-key.js';
+export { secp256k1Backend } from './wallet/secp256k1.js';
 export { taprootOutputKey } from './wallet/taproot.js';
 export { coreWalletChain, pearlWalletChain, type WalletChain } from './wallet/wallet-chain.js';
 export { acceptedVersions, parseWalletKey, WalletKey } from './wallet/wallet-key.js';

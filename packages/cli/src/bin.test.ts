@@ -159,7 +159,7 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
     expect(rows.map((t) => t.txid).sort()).toEqual([...txids].sort());
   });
 
-  it('wallet <descriptor> shows the summary; utxos --gap n lists them; a private key exits with the 400', async () => {
+  it('wallet <descriptor> shows the summary; utxos --gap n lists them; a private key is refused before any request, exit 4', async () => {
     const tpub =
       'tpubDCvNhURocXGZsLNqWcqD3syHTqPXrMSTwi8feKVwAcpi29oYKsDD3Vex7x2TDneKMVN23RbLprfxB69v94iYqdaYHsVz3kPR37NQXeqouVz';
     const descriptor = `tr([2cbe2a6d/86'/1'/0']${tpub}/<0;1>/*)`;
@@ -176,10 +176,18 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
     expect(lines(utxos.stdout)).toEqual([]);
     const tprv =
       'tprv8ZgxMBicQKsPd7Uf69XL1XwhmjHopUGep8GuEiJDZmbQz6o58LninorQAfcKZWARbtRtfnLcJ5MQ2AtHcQJCCRUcMRvmDUjyEmNUWwx8UbK';
-    const refused = await cli('wallet', tprv);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(/never send private keys/);
-    expect(refused.stderr).not.toContain(tprv.slice(4, 30));
+    // Refused before any request: a server that is not there is never asked (that would exit 8).
+    for (const argv of [
+      ['wallet', tprv],
+      ['wallet', `tr(${tprv}/0/*)`, 'txs'],
+      ['wallet', tprv, 'utxos'],
+    ]) {
+      const refused = await run(argv, { baseUrl: 'http://127.0.0.1:2' });
+      expect(refused.code, argv.join(' ')).toBe(4);
+      expect(refused.stderr).toBe(
+        "error: key: this tprv is a private key: never send private keys (they spend the coins); send the extended public key (xpub, tpub, or the zpub/vpub Pearl's wallet shows) or a descriptor holding one instead\n",
+      );
+    }
   });
 
   it('--all --json streams one valid JSON document; --max 7 stops at 7 rows', async () => {
@@ -233,6 +241,15 @@ describe.skipIf(buildError !== null)('explorer bin against the contract fixture 
     // The fixture has no key store, so any key is refused with 401.
     expect(r.code).toBe(5);
     expect(r.stdout + r.stderr).not.toContain('ek_secret_never_shown');
+  });
+
+  it('prints a transaction status’s blockTime as an ISO time, as every table prints times', async () => {
+    const { txs } = await data('/v1/txs?limit=1');
+    const { status } = await data(`/v1/txs/${txs[0].txid}/status`);
+    const r = await cli('tx', txs[0].txid, 'status', '--table');
+    expect(r.code).toBe(0);
+    const iso = new Date(status.blockTime * 1000).toISOString().replace('.000Z', 'Z');
+    expect(r.stdout).toMatch(new RegExp(`^blockTime\\s+${iso}$`, 'm'));
   });
 
   // About 45 processes, ten at a time: a minute is not enough when the machine's cores are busy elsewhere.

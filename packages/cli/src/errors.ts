@@ -1,6 +1,7 @@
 import {
   ExplorerApiError,
   ExplorerNetworkError,
+  ExplorerPrivateKeyError,
   ExplorerStreamClosedError,
   ExplorerTimeoutError,
   ExplorerValidationError,
@@ -103,6 +104,8 @@ const RULES: readonly ErrorRule<any>[] = [
     () => EXIT.network,
     (e) => `${e.message} (see --timeout)`,
   ),
+  // Refused by the SDK before any request, as the server would have (400).
+  rule(ExplorerPrivateKeyError, () => EXIT.badRequest),
   rule(ExplorerNetworkError, () => EXIT.network),
   rule(ExplorerStreamClosedError, () => EXIT.network),
   rule(ExplorerValidationError, () => EXIT.server),

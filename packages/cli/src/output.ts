@@ -137,7 +137,7 @@ const AMOUNT_KEYS = new Set([
   'maxSupply',
   'totalFee',
 ]);
-const TIME_KEYS = new Set(['time', 'medianTime', 'lastBlockTime', 'tipTime']);
+const TIME_KEYS = new Set(['time', 'blockTime', 'medianTime', 'lastBlockTime', 'tipTime', 'firstSeen']);
 /** Keys whose numbers are Unix times to come, shown with how far off they are (a rate-limit window's end). */
 const UNTIL_KEYS = new Set(['reset']);
 

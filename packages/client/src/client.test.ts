@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { createExplorerClient } from './client.js';
 import { ExplorerApiError } from './errors/api-error.js';
 import { ExplorerError } from './errors/explorer-error.js';
+import { ExplorerNetworkError } from './errors/network-error.js';
+import { ExplorerPrivateKeyError } from './errors/private-key-error.js';
 import { ExplorerValidationError } from './errors/validation-error.js';
 import type { ExplorerClient } from './explorer-client.js';
 import type { ItemOf, ResponseOf } from './types.js';
@@ -202,9 +204,41 @@ describe('createExplorerClient against the contract fixture', () => {
     const again = await client.wallet.get(wallet.descriptor, { gap: 5 });
     expect(again.wallet.descriptor).toBe(wallet.descriptor);
     expect(await client.wallet.txs(wallet.descriptor).toArray()).toEqual([]);
-    const err = await client.wallet.get(`tr(${TPRV}/0/*)`).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 400 });
-    expect(String((err as Error).message)).not.toContain(TPRV.slice(4, 30));
+  });
+
+  it('refuses a private key before any request, bare or in a descriptor, and never repeats it', async () => {
+    // No server there: a request would fail as a network error; a refusal comes first.
+    const nowhere = createExplorerClient({ baseUrl: 'http://127.0.0.1:2', retry: { limit: 0 } });
+    const XPRV =
+      'xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi';
+    const WIF = [
+      '5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ',
+      'KwdMAjGmerYanjeui5SHS7JkmpZvVipYvB2LJGU1ZxJwYvP98617',
+    ];
+    const cases: [string, string][] = [
+      [TPRV, 'this tprv'],
+      [`tr([2cbe2a6d/86'/1'/0']${TPRV}/<0;1>/*)`, 'this tprv'],
+      [`wpkh(${XPRV}/0/*)`, 'this xprv'],
+      ...WIF.map((w): [string, string] => [`pkh(${w})`, 'this WIF key']),
+    ];
+    for (const [key, what] of cases) {
+      const attempts: (() => unknown)[] = [
+        () => nowhere.wallet.get(key),
+        () => nowhere.wallet.txs(key, { limit: 5 }).toArray(),
+        () => nowhere.wallet.utxos(key),
+      ];
+      for (const attempt of attempts) {
+        const err = await Promise.resolve()
+          .then(attempt)
+          .catch((e: unknown) => e);
+        expect(err, key).toBeInstanceOf(ExplorerPrivateKeyError);
+        expect((err as Error).message).toBe(
+          `key: ${what} is a private key: never send private keys (they spend the coins); send the extended public key (xpub, tpub, or the zpub/vpub Pearl's wallet shows) or a descriptor holding one instead`,
+        );
+      }
+    }
+    // A public key goes out (and meets no server).
+    expect(await nowhere.wallet.get(TPUB).catch((e: unknown) => e)).toBeInstanceOf(ExplorerNetworkError);
   });
 
   it('returns data typed from core', async () => {
@@ -213,7 +247,27 @@ describe('createExplorerClient against the contract fixture', () => {
     expect(page.pagination).toMatchObject({ limit: 3, hasMore: true, cursor: null });
     expectTypeOf(page).toEqualTypeOf<HandlerOutput<RouteOf<'listBlocks'>>>();
     expectTypeOf(page.blocks[0]!.height).toEqualTypeOf<number>();
-    expectTypeOf(page.pagination).toEqualTypeOf<Pagination | undefined>();
+    // Every list answer carries pagination, and every success answer these members of meta: not optional.
+    expectTypeOf(page.pagination).toEqualTypeOf<Pagination>();
+    expectTypeOf(page.pagination.hasMore).toEqualTypeOf<boolean>();
+    expectTypeOf(page.meta.cached).toEqualTypeOf<boolean>();
+    expectTypeOf(page.meta.indexedTipHash).toEqualTypeOf<string | null>();
+    expectTypeOf(page.meta.txIndexedTip).toEqualTypeOf<number>();
+    for (const m of [page.meta, (await client.blocks.get(s.height)).meta]) {
+      expect(Object.keys(m).sort()).toEqual(
+        [
+          'cached',
+          'indexedTip',
+          'indexedTipHash',
+          'nodeHeight',
+          'requestId',
+          'servedAt',
+          'txIndexedTip',
+        ].sort(),
+      );
+    }
+    // A single resource has no pagination member at all.
+    expectTypeOf<ResponseOf<'getBlock'>>().not.toHaveProperty('pagination');
     const { block } = await client.blocks.get(s.height);
     expect(block.hash).toBe(s.hash);
     expectTypeOf(block.hash).toEqualTypeOf<string>();

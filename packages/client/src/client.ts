@@ -2,6 +2,7 @@ import { subscribeEvents } from './events/subscribe.js';
 import type { ExplorerClient } from './explorer-client.js';
 import { type OperationInfo, operations } from './operations.js';
 import { PagedRequest, type PageInfo } from './paginate.js';
+import { publicKeyOnly } from './private-keys.js';
 import { createConnection, type ExplorerClientOptions } from './transport.js';
 import type { OperationId } from './types.js';
 
@@ -89,10 +90,11 @@ export function createExplorerClient(options: ExplorerClientOptions): ExplorerCl
       utxosOfMany: (xs, q) => list('listMultiAddressUtxos', undefined, { ...q, ...many(xs) }),
       mempool: (x, q) => list('listAddressMempool', a(x), q),
     },
+    // A private key is refused here, before any request: get() rejects, the lists throw when called.
     wallet: {
-      get: (key, q) => one('getWallet', undefined, { ...q, key }),
-      txs: (key, q) => list('listWalletTxs', undefined, { ...q, key }),
-      utxos: (key, q) => list('listWalletUtxos', undefined, { ...q, key }),
+      get: async (key, q) => one('getWallet', undefined, { ...q, key: publicKeyOnly(key) }),
+      txs: (key, q) => list('listWalletTxs', undefined, { ...q, key: publicKeyOnly(key) }),
+      utxos: (key, q) => list('listWalletUtxos', undefined, { ...q, key: publicKeyOnly(key) }),
     },
     miners: {
       top: (q) => list('listTopMiners', undefined, q),

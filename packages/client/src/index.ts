@@ -4,6 +4,7 @@ export {
   ExplorerApiError,
   ExplorerError,
   ExplorerNetworkError,
+  ExplorerPrivateKeyError,
   ExplorerStreamClosedError,
   ExplorerTimeoutError,
   ExplorerValidationError,

@@ -50,7 +50,9 @@ interface Step<P, T> {
  * const first = await client.addresses.txs(addr, { limit: 50 }); // first.txs, first.pagination
  * for await (const tx of client.addresses.txs(addr, { limit: 100 }).all({ max: 500 })) console.log(tx.txid)
  */
-export class PagedRequest<P extends { pagination?: PageInfo }, T> implements PromiseLike<P> {
+// P is an operation's success body: a list's always has `pagination` (its type says so), read below as the
+// PageInfo every list shares.
+export class PagedRequest<P extends object, T> implements PromiseLike<P> {
   readonly #load: (cursor: string | null, limit?: number) => Promise<P>;
   readonly #items: (page: P) => readonly T[];
   readonly #pageSize: number | undefined;
@@ -119,12 +121,13 @@ export class PagedRequest<P extends { pagination?: PageInfo }, T> implements Pro
       const items = keep === null ? all : all.slice(0, keep);
       given += items.length;
       yield { page, items, keep };
-      const next = page.pagination?.nextCursor;
-      if (given >= max || n >= maxPages || !page.pagination?.hasMore || next === undefined) return;
+      const info = (page as { pagination?: PageInfo }).pagination;
+      const next = info?.nextCursor;
+      if (given >= max || n >= maxPages || !info?.hasMore || next === undefined) return;
       // A server bug that hands back a cursor twice would otherwise loop forever.
       if (seen.has(next)) throw new Error(`the API returned the cursor ${next} twice`);
       seen.add(next);
-      size = page.pagination.limit ?? size;
+      size = info.limit ?? size;
       page = await this.#load(next, limitFor(max - given));
     }
   }

@@ -7,20 +7,14 @@ export const MetaSchema = z
     requestId: z
       .string()
       .describe('Request identifier; quote it when reporting a problem (also in X-Request-Id).'),
-    cached: z
-      .boolean()
-      .optional()
-      .describe('Whether the response was served from the in-process cache (success only).'),
+    cached: z.boolean().describe('Whether the response was served from the in-process cache (success only).'),
     indexedTip: TipHeight.describe('Highest indexed block height; -1 before the first block is indexed.'),
     indexedTipHash: z
       .string()
       .meta({ examples: ['9b1a7f9890f3e8c7af7a63b73cda8fb34da0cc4119d756e31c1fa550d5ced17a'] })
       .nullable()
-      .optional()
-      .describe('Hash of the indexed tip block (success only).'),
-    txIndexedTip: TipHeight.optional().describe(
-      'Highest block height whose transactions are indexed (success only).',
-    ),
+      .describe('Hash of the indexed tip block; null before the first block (success only).'),
+    txIndexedTip: TipHeight.describe('Highest block height whose transactions are indexed (success only).'),
     nodeHeight: TipHeight.describe(
       'Height last reported by the chain node. While the node has not answered since the API started, the indexed tip (the node had at least that many blocks); -1 when neither is known.',
     ),
@@ -31,8 +25,19 @@ export const MetaSchema = z
   })
   .meta({ id: 'Meta' });
 
-/** The meta object as handlers and the envelope builder see it. */
+/** The meta of a success answer: every member, always sent. */
 export type Meta = z.infer<typeof MetaSchema>;
+
+/** The members of `meta` every answer carries, an error's included (its whole meta). */
+export const BaseMetaSchema = MetaSchema.pick({
+  requestId: true,
+  indexedTip: true,
+  nodeHeight: true,
+  servedAt: true,
+});
+
+/** The meta every answer starts from, and an error's whole meta. */
+export type BaseMeta = z.infer<typeof BaseMetaSchema>;
 
 /** `pagination` of every list response. */
 export const PaginationSchema = z
@@ -61,12 +66,12 @@ export const ErrorEnvelopeSchema = z
   .object({
     ok: z.literal(false),
     error: z.string().describe('Human-readable message.'),
-    meta: MetaSchema.pick({ requestId: true, indexedTip: true, nodeHeight: true, servedAt: true }),
+    meta: BaseMetaSchema,
   })
   .meta({ id: 'ErrorEnvelope' });
 
 /** Builds the error envelope. */
-export function errorEnvelope(message: string, meta: Meta): z.infer<typeof ErrorEnvelopeSchema> {
+export function errorEnvelope(message: string, meta: BaseMeta): z.infer<typeof ErrorEnvelopeSchema> {
   return {
     ok: false,
     error: message,

@@ -17,7 +17,8 @@ export type HandlerInput<R> =
 /** What a handler function returns: the success envelope of its route. */
 export type HandlerOutput<R> =
   R extends RouteDefinition<z.ZodObject | undefined, z.ZodObject | undefined, infer S, string>
-    ? { ok: true; meta: Meta; pagination?: Pagination } & z.output<z.ZodObject<S>>
+    ? { ok: true; meta: Meta } & (R extends { list?: true } ? { pagination: Pagination } : unknown) &
+        z.output<z.ZodObject<S>>
     : never;
 
 /** One typed function per operation id. */

@@ -3,6 +3,7 @@ import type { Meta, Pagination } from './envelope.js';
 import type { EventFeed, EventLimits } from './events/feed.js';
 import type { ChainNode } from './node.js';
 import type { Store, TipInfo } from './store.js';
+import type { WalletDeriver } from './wallet/deriver.js';
 
 /** The API tags, in the order the document lists them. */
 export const TAGS = [
@@ -96,6 +97,8 @@ export interface RouteContext<P, Q> {
   cutConnection: (() => void) | null;
   /** The live event feed; null where this process serves none. */
   events: EventFeed | null;
+  /** Where wallet addresses are derived (the host's choice: in this thread, or a pool of worker threads). */
+  walletDeriver: WalletDeriver;
   /**
    * Loads data through the in-process cache: a value is kept once `isFinal` says it concerns blocks past the
    * finality depth (so it can no longer change), and until then shared like {@link memoAtTip}; a hit sets
@@ -144,6 +147,7 @@ export interface RouteDefinition<
   Q extends z.ZodObject | undefined = z.ZodObject | undefined,
   S extends z.ZodRawShape = z.ZodRawShape,
   I extends string = string,
+  L extends boolean = boolean,
 > {
   /** operationId. */
   id: I;
@@ -156,8 +160,8 @@ export interface RouteDefinition<
   query?: Q;
   /** The body members besides ok/meta/pagination. */
   response: S;
-  /** Adds `pagination` to the body. */
-  list?: boolean;
+  /** Adds `pagination` to the body (`true` for every list: defineList's routes say so in their type). */
+  list?: L;
   /** Declares a 404 response. */
   notFound?: boolean;
   /** Declares a 501 response: the route's data may not be configured on a server (market data). */

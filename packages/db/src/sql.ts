@@ -43,7 +43,7 @@ export interface PoolStats {
   /** Connections open (in use and idle). */
   total: number;
   idle: number;
-  /** Callers waiting for a connection. */
+  /** Callers waiting for a connection: queued beyond what the idle connections are about to serve. */
   waiting: number;
 }
 

@@ -320,6 +320,16 @@ const settings = z.object({
       'Each response is shared for up to a second by the requests for the same URL at the same indexed tip; ' +
       'see [decisions](decisions.md#response-cache)',
   }),
+  walletThreads: setting(int(0, 256), {
+    env: 'WALLET_THREADS',
+    default: null,
+    shown: 'one fewer than the cores, at least 1',
+    description:
+      'worker threads that derive wallet addresses (`/v1/wallet?key=…`); `0` derives in the request thread',
+    details:
+      'Each thread queues up to 64 derivations (a window of up to 100 addresses each); past that a wallet request that needs one is answered 503 ' +
+      'with `Retry-After: 1`. See [operations](operations.md#wallet-key-derivation)',
+  }),
   corsOrigin: setting(text, {
     env: 'CORS_ORIGIN',
     default: '*',

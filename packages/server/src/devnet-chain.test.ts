@@ -1,10 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pearldRealProofBlocks } from '@explorer/test-vectors';
+import { getJson, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
-import { startDevnetChain } from './devnet-chain.js';
+import { DEMO_WALLET_KEY, startDevnetChain } from './devnet-chain.js';
+import { createLogger } from './logger.js';
+import { createRuntime } from './runtime.js';
 
 const root = mkdtempSync(join(tmpdir(), 'explorer-devnet-chain-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -54,6 +57,43 @@ describe("the server's built-in devnet", () => {
       expect(((await res.json()) as { result: unknown[] }).result).toHaveLength(2);
     } finally {
       await chain.close();
+    }
+  });
+
+  it('pays the demo wallet the getting-started guide shows, so the wallet endpoints find it on the first start', async () => {
+    const guide = readFileSync(new URL('../../../docs/getting-started.md', import.meta.url), 'utf8');
+    const shown = [...guide.matchAll(/npm run explorer -- wallet (\S+)/g)].map((m) => m[1]);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(new Set(shown)).toEqual(new Set([DEMO_WALLET_KEY]));
+    // Enough blocks for coinbases to mature (100) and then pay its 15 addresses, one per block.
+    const blocks = 130;
+    const runtime = await createRuntime(
+      loadConfig({
+        EXPLORER_DATA_DIR: join(root, 'demo-wallet'),
+        DEVNET_BLOCKS: String(blocks),
+        DEVNET_INTERVAL_MS: '0',
+        PORT: '0',
+        METRICS_PORT: 'off',
+        RATE_LIMIT_ENABLED: 'false',
+      }),
+      { log: createLogger({ level: 'silent' }) },
+    );
+    try {
+      await waitFor('the index to reach the devnet tip', async () => {
+        const { body } = await getJson(`${runtime.url}/v1/status`);
+        return body.status?.indexer?.state === 'synced' && body.status.indexer.tipHeight === blocks;
+      });
+      const { status, body } = await getJson(`${runtime.url}/v1/wallet?key=${DEMO_WALLET_KEY}`);
+      expect(status).toBe(200);
+      const { wallet } = body;
+      expect(wallet.used.map((a: { path: string }) => a.path)).toEqual([
+        ...Array.from({ length: 10 }, (_, i) => `0/${i}`),
+        ...Array.from({ length: 5 }, (_, i) => `1/${i}`),
+      ]);
+      expect(BigInt(wallet.balance)).toBeGreaterThan(0n);
+      expect(wallet.firstUnused.receive.path).toBe('0/10');
+    } finally {
+      await runtime.close();
     }
   });
 });

@@ -21,6 +21,15 @@ import type { ServerConfig } from './config.js';
 /** Seconds between the devnet's historical blocks. */
 const HISTORY_SPACING = 150;
 
+/**
+ * The demo's wallet, which its simulated users pay (10 receive and 5 change addresses, one per block): BIP86
+ * account 0 of the BIP39 test mnemonic `abandon abandon … about` on a test network (`m/86'/1'/0'`, master
+ * fingerprint 73c5da0a), so `explorer wallet <key>` has a wallet to show on the first start. Its private key
+ * is public: it pays nothing real.
+ */
+export const DEMO_WALLET_KEY =
+  'tpubDDfvzhdVV4unsoKt5aE6dcsNsfeWbTgmLZPi8LQDYU2xixrYemMfWJ3BaVneH3u7DBQePdTwhpybaKRU95pi6PMUtLPBJLVQRpzEnjfjZzX';
+
 /** What the server asks of its devnet, generated or replaying. */
 export type ServedDevnet = Pick<Devnet, 'height' | 'rpc'>;
 
@@ -40,6 +49,8 @@ interface ChainFile {
   blocks: number;
   txPerBlock: number;
   targetSpacing: number;
+  /** The wallet the simulated users pay (absent in files of versions whose demo paid none). */
+  hdWallet: string;
   genesisTime: number;
 }
 
@@ -54,6 +65,7 @@ function genesisTime(dir: string, want: Omit<ChainFile, 'genesisTime'>, now: num
       saved.blocks === want.blocks &&
       saved.txPerBlock === want.txPerBlock &&
       saved.targetSpacing === want.targetSpacing &&
+      saved.hdWallet === want.hdWallet &&
       typeof saved.genesisTime === 'number'
     )
       return saved.genesisTime;
@@ -79,6 +91,7 @@ export async function startDevnetChain(config: ServerConfig, now = Date.now()): 
     blocks: config.devnetBlocks,
     txPerBlock: config.devnetTxPerBlock,
     targetSpacing: HISTORY_SPACING,
+    hdWallet: DEMO_WALLET_KEY,
   };
   // The history crosses every certificate-version fork, so the demo shows v1–v3 (decoded) and v4 alike.
   const fork = (share: number) => Math.max(1, Math.round(params.blocks * share));

@@ -1,4 +1,5 @@
-import { type ChildProcess, execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { listen, type TestServer } from '@explorer/testing';
+import { freePorts, listen, type TestServer, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProcess, stopProcess } from './test-support/processes.js';
 
@@ -126,6 +127,34 @@ function networkReason(stderr: string): string | null {
     stderr,
   );
   return m ? m[0].slice(0, 200) : null;
+}
+
+// Every TypeScript snippet of the documentation (README, docs/, the packages' READMEs), as a reader would use
+// it: compiled with `tsc --strict` in a project of its own that installed every tarball (and @types/node, as
+// a TypeScript user has), then run against a live demo server. A document's blocks form one program, in
+// order, as a reader reads them (later blocks use what earlier ones declared). The example addresses the docs
+// write (`https://explorer.example`, `http://127.0.0.1:3000`) stand for that server. A block fenced
+// `ts excerpt` shows the repository's own source, not code for an app, and is left out.
+const SNIPPET_DOCUMENTS = documents.filter((f) => !f.startsWith('examples/'));
+const EXAMPLE_URLS = ['https://explorer.example', 'http://127.0.0.1:3000'];
+
+/** The TypeScript programs of the documentation, one per document that has any. */
+function documentedPrograms(): { file: string; name: string; code: string; blocks: number }[] {
+  const out: { file: string; name: string; code: string; blocks: number }[] = [];
+  for (const file of SNIPPET_DOCUMENTS) {
+    const text = readFileSync(join(root, file), 'utf8');
+    const blocks = [...text.matchAll(/^```(ts|typescript)( [^\n]*)?\n([\s\S]*?)^```/gm)]
+      .filter((m) => !(m[2] ?? '').includes('excerpt'))
+      .map((m) => m[3]!);
+    if (blocks.length === 0) continue;
+    out.push({
+      file,
+      name: file.replace(/\.md$/, '').replaceAll('/', '-'),
+      code: blocks.join('\n'),
+      blocks: blocks.length,
+    });
+  }
+  return out;
 }
 
 describe('the packed packages, installed with npm alone as the documentation says', () => {
@@ -449,4 +478,141 @@ server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:'
       await stopProcess(child);
     }
   });
+
+  const programs = documentedPrograms();
+  let project = '';
+  let snippetServer: ChildProcess | undefined;
+  let skipped: string | null = null;
+
+  afterAll(async () => {
+    await stopProcess(snippetServer);
+  });
+
+  it('finds the snippets: the SDK guide’s, the embedding guides’, the wallet, devnet and webhook guides’', () => {
+    expect(programs.map((p) => p.file).sort()).toEqual(
+      [
+        'docs/client.md',
+        'docs/devnet.md',
+        'docs/getting-started.md',
+        'docs/wallets.md',
+        'docs/webhooks.md',
+        'packages/client/README.md',
+        'packages/core/README.md',
+      ].sort(),
+    );
+  });
+
+  it('compiles every program with --strict', { timeout: SETUP_MS }, async (ctx) => {
+    if (skip) return ctx.skip(skip);
+    project = join(work, 'snippets');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'snippets', private: true, type: 'module', version: '0.0.0' }),
+    );
+    const all = readdirSync(tarballs).map((t) => join(tarballs, t));
+    try {
+      await run('npm', ['install', ...all, '@types/node@^20.19.0'], {
+        cwd: project,
+        env: { ...npmEnv, npm_config_prefix: join(project, 'global') },
+        maxBuffer: 10_000_000,
+      });
+    } catch (err) {
+      const stderr = String((err as { stderr?: string }).stderr ?? err);
+      const reason = networkReason(stderr);
+      if (!reason) throw new Error(`npm install failed:\n${stderr}`);
+      skipped = `the npm registry is unreachable (${reason})`;
+      return ctx.skip(skipped);
+    }
+    for (const p of programs) writeFileSync(join(project, 'src', `${p.name}.ts`), p.code);
+    const args = [
+      '--strict',
+      '--module',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--lib',
+      'es2023,dom',
+      '--types',
+      'node',
+      '--outDir',
+      'out',
+      ...programs.map((p) => `src/${p.name}.ts`),
+    ];
+    const errors = await run(process.execPath, [TSC, ...args], { cwd: project }).then(
+      () => '',
+      (e: { stdout: string }) => e.stdout,
+    );
+    expect(errors).toBe('');
+  });
+
+  it('runs every program against a live demo server', { timeout: SETUP_MS }, async (ctx) => {
+    if (skip ?? skipped) return ctx.skip((skip ?? skipped)!);
+    expect(existsSync(join(project, 'out'))).toBe(true);
+    // Blocks enough for the demo wallet's addresses to be paid; live blocks for the event examples.
+    const started = await startProcess(
+      ['start', '--port', '0', '--data-dir', join(work, 'snippet-data')],
+      { ...env, DEVNET_BLOCKS: '130', DEVNET_INTERVAL_MS: '1000', LOG_LEVEL: 'warn', METRICS_PORT: 'off' },
+      /listening on (http:\/\/\S+)/,
+      { command: join(project, 'node_modules/.bin/explorer-server'), cwd: work, replaceEnv: true },
+    );
+    snippetServer = started.proc;
+    const url = started.match[1]!;
+    for (;;) {
+      const body = await (await fetch(`${url}/v1/status`)).json();
+      if (body.status?.indexer?.state === 'synced' && body.meta.indexedTip >= 130) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // The compiled programs, each pointed at the server.
+    for (const p of programs) {
+      const file = join(project, 'out', `${p.name}.js`);
+      let code = readFileSync(file, 'utf8');
+      for (const example of EXAMPLE_URLS) code = code.replaceAll(example, url);
+      writeFileSync(file, code);
+    }
+    const failures: string[] = [];
+    for (const p of programs) {
+      const file = join(project, 'out', `${p.name}.js`);
+      if (p.file === 'docs/webhooks.md') {
+        failures.push(...(await exerciseReceiver(file)));
+        continue;
+      }
+      const result = await run(process.execPath, [file], { cwd: project, env, maxBuffer: 10_000_000 }).then(
+        () => null,
+        (e: { code?: number; stderr?: string }) => `${p.file}: exit ${e.code}\n${e.stderr}`,
+      );
+      if (result) failures.push(result);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  /** The webhook guide's receiver, started: a signed delivery gets 204, a forged one 400. */
+  async function exerciseReceiver(file: string): Promise<string[]> {
+    const secret = 'whsec_snippet_test';
+    const [port] = await freePorts(1);
+    const child = spawn(process.execPath, [file], {
+      cwd: project,
+      env: { ...env, PORT: String(port), EXPLORER_WEBHOOK_SECRET: secret },
+      stdio: 'ignore',
+    });
+    const problems: string[] = [];
+    try {
+      const body = JSON.stringify({ id: '1', type: 'block', at: new Date().toISOString(), data: {} });
+      const t = Math.floor(Date.now() / 1000);
+      const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+      const post = (signature: string) =>
+        fetch(`http://127.0.0.1:${port}/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'explorer-signature': signature },
+          body,
+        }).then((r) => r.status);
+      const signed = await waitFor('the receiver to listen', () => post(`t=${t},v1=${v1}`));
+      if (signed !== 204) problems.push(`docs/webhooks.md: a signed delivery got ${signed}`);
+      const forged = await post(`t=${t},v1=${'0'.repeat(64)}`);
+      if (forged !== 400) problems.push(`docs/webhooks.md: a forged delivery got ${forged}`);
+    } finally {
+      await stopProcess(child);
+    }
+    return problems;
+  }
 });

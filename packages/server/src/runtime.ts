@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { secp256k1Backend } from '@explorer/chain';
 import {
   type ChainEvent,
   createExplorerApi,
@@ -50,6 +51,7 @@ import { connectRedis, type RedisLink } from './redis.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
 import { followSyncProgress } from './sync-progress.js';
 import { SERVER_VERSION } from './version.js';
+import { createWalletPool, defaultWalletThreads } from './wallet-pool.js';
 import { createWebhookWorker } from './webhooks/worker.js';
 
 /** What a runtime serves; close() releases everything it opened. */
@@ -583,6 +585,9 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       maxQueueBytes: config.eventsMaxQueueKb * 1024,
     };
     const store = withLocalIndexer(createSqlStore(readSql), indexer);
+    const wallets = createWalletPool(config.walletThreads ?? defaultWalletThreads());
+    closers.push(() => wallets.close());
+    log.info({ threads: wallets.threads, secp256k1: secp256k1Backend() }, 'wallet key derivation ready');
     const api = createExplorerApi({
       store,
       routes: v1Routes,
@@ -598,6 +603,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       events: hub,
       authenticate: access.authenticate,
       rateLimiter: rateLimiter ?? undefined,
+      walletDeriver: wallets.derive,
       onError: (err, where) => log.error({ ...where, err }, 'request failed'),
     });
     const app = createServerApp({

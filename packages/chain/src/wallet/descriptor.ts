@@ -138,6 +138,16 @@ function parseKeyExpression(text: string): Omit<ParsedDescriptor, 'script'> {
   return { origin, key, branches };
 }
 
+/** True when every `(` of the text is closed by a later `)` and no `)` closes nothing. */
+function parenthesesMatch(text: string): boolean {
+  let depth = 0;
+  for (const c of text) {
+    if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
 const SCRIPTS: readonly [RegExp, WalletScript][] = [
   [/^tr\((.*)\)$/s, 'tr'],
   [/^wpkh\((.*)\)$/s, 'wpkh'],
@@ -153,6 +163,11 @@ const SCRIPTS: readonly [RegExp, WalletScript][] = [
  */
 export function parseDescriptor(text: string): ParsedDescriptor {
   const body = checkDescriptorChecksum(text.trim());
+  if (!parenthesesMatch(body)) {
+    throw invalid(
+      'not a descriptor: its parentheses do not match; write tr(KEY), wpkh(KEY), sh(wpkh(KEY)) or pkh(KEY), with KEY an extended public key',
+    );
+  }
   for (const [re, script] of SCRIPTS) {
     const m = re.exec(body);
     if (!m) continue;

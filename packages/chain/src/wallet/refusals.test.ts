@@ -166,6 +166,26 @@ describe('refusals', () => {
     expect(refusal(`${XPUB.slice(0, -1)}x`, BITCOIN).code).toBe('invalid-key');
   });
 
+  it('text that is not a descriptor at all, however it starts, as not a descriptor', () => {
+    const unbalanced =
+      'not a descriptor: its parentheses do not match; write tr(KEY), wpkh(KEY), sh(wpkh(KEY)) or pkh(KEY), with KEY an extended public key';
+    for (const text of [
+      'tr((((',
+      'tr(',
+      `wpkh(${XPUB}/0/*`,
+      `sh(wpkh(${XPUB}/0/*)`,
+      `pkh(${XPUB}/0/*))`,
+      ')tr(',
+    ]) {
+      expect(refusal(text, BITCOIN), text).toMatchObject({ code: 'invalid-key', message: unbalanced });
+    }
+    // A well-formed descriptor of a kind not read still says so.
+    expect(refusal(`wsh(multi(1,${XPUB}/0/*))`, BITCOIN).message).toMatch(
+      /^wsh\(\) descriptors are not read/,
+    );
+    expect(refusal('tr()', BITCOIN).message).toBe('expected an extended public key in the descriptor');
+  });
+
   it('a range past the bound, into hardened indexes, or on a branch the descriptor lacks', () => {
     const key = parseWalletKey(BIP86_XPUB, PEARL);
     const bad = (range: { branch: number; from: number; count: number }, k = key) => {

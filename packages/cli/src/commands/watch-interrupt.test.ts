@@ -101,6 +101,29 @@ describe.skipIf(reason !== null)(
       rmSync(dataDir, { recursive: true, force: true });
     });
 
+    it('npm run explorer -- watch, stopped by Ctrl-C in a terminal, exits 0 as the direct command does', async () => {
+      // A terminal's Ctrl-C signals the whole foreground process group: npm, the shell it runs the script in,
+      // and the command line. The shell (dash) exited 130 on it, whatever the command line did.
+      const { EXPLORER_API_KEY: _key, ...env } = process.env;
+      const npm = spawn('npm', ['run', '-s', 'explorer', '--', 'watch', 'blocks', '--json'], {
+        cwd: root,
+        env: { ...env, EXPLORER_BASE_URL: url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      watcher = npm;
+      let stdout = '';
+      npm.stdout!.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+      });
+      const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        npm.on('close', (code, signal) => resolve({ code, signal })),
+      );
+      await waitFor('a live event through npm run', async () => stdout.includes('\n'), SAFETY_MS);
+      process.kill(-npm.pid!, 'SIGINT');
+      expect(await within('the exit of npm run after Ctrl-C', exit)).toEqual({ code: 0, signal: null });
+    });
+
     it('explorer watch and client.events.subscribe stop at the first SIGINT: exit 0, the resume line, nothing after it', async () => {
       const started = Date.now();
       const cli = watch(url);

@@ -16,6 +16,7 @@ import { buildOpenApiDocument, type OpenApiDocument } from '../openapi.js';
 import type { AnyRoute, ApiConfig, Identity, RouteResult } from '../route.js';
 import { EVENTS_UNAVAILABLE, eventSubscribeRequest, eventsQuery } from '../routes/events.js';
 import type { Store } from '../store.js';
+import { deriveInThread, type WalletDeriver } from '../wallet/deriver.js';
 import { type ApiAnswer, toResponse } from './answer.js';
 import { corsHeaders, preflight } from './cors.js';
 import { findRoute } from './find-route.js';
@@ -48,6 +49,11 @@ export interface ApiDeps {
   clock?: () => number;
   /** The live event feed `/v1/events` serves; without one it answers 503. */
   events?: EventFeed | null;
+  /**
+   * Where wallet addresses are derived (`/v1/wallet?key=…`); default in the request's thread. The server passes a
+   * pool of worker threads, so that a fresh key's derivation never blocks other requests.
+   */
+  walletDeriver?: WalletDeriver;
   /** Told about every unexpected error (5xx), with the request id, for logging. */
   onError?: (err: unknown, info: { requestId: string; route: string | null }) => void;
 }
@@ -289,6 +295,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
             clientAddress: options.clientAddress ?? null,
             cutConnection: options.cutConnection ?? null,
             events: deps.events ?? null,
+            walletDeriver: deps.walletDeriver ?? deriveInThread,
           },
           caches,
         );

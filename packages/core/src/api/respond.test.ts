@@ -12,7 +12,9 @@ const reply = (over: Partial<Reply> = {}): Reply => ({
   rateLimit: { bucket: 'anon:x', limit: 10, remaining: 9, reset: 99, windowSeconds: 60 },
   ...over,
 });
-const meta = startMeta('req-1', { height: 10, hash: 'ab', txHeight: 10, time: 1 }, null, 0);
+const tipInfo = { height: 10, hash: 'ab', txHeight: 10, time: 1 };
+const base = startMeta('req-1', tipInfo, null, 0);
+const meta = successMeta(base, false, tipInfo);
 
 describe('answers', () => {
   it('wraps a rendered body in the success envelope, with its validators and the bucket', () => {
@@ -68,14 +70,18 @@ describe('answers', () => {
   });
 
   it('answers an error with its status and headers, never cached, and meta without the success fields', () => {
-    const a = errorAnswer(reply(), new RateLimitedError(5), { ...meta, cached: false });
+    const a = errorAnswer(reply(), new RateLimitedError(5), meta);
     expect(a.status).toBe(429);
     expect(a.headers).toMatchObject({
       'retry-after': '5',
       'cache-control': 'no-store',
       'x-ratelimit-limit': '10',
     });
-    expect(JSON.parse(a.body!)).toEqual({ ok: false, error: 'rate limit exceeded; retry after 5 s', meta });
+    expect(JSON.parse(a.body!)).toEqual({
+      ok: false,
+      error: 'rate limit exceeded; retry after 5 s',
+      meta: base,
+    });
   });
 
   it('answers a CORS preflight with 204 and no rate-limit headers', () => {

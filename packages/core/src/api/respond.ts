@@ -1,5 +1,5 @@
 import { rateLimitHeaders } from '../access/rate-limit.js';
-import { errorEnvelope, type Meta } from '../envelope.js';
+import { type BaseMeta, errorEnvelope, type Meta } from '../envelope.js';
 import type { ApiError } from '../errors.js';
 import type { RateLimitState } from '../route.js';
 import type { TipInfo } from '../store.js';
@@ -35,7 +35,7 @@ export function startMeta(
   tip: TipInfo | null,
   nodeHeight: number | null,
   now: number,
-): Meta {
+): BaseMeta {
   return {
     requestId,
     indexedTip: tip?.height ?? -1,
@@ -49,7 +49,7 @@ export function startMeta(
  * The meta of a success answer, its members in the order the envelope has always listed them: `cached` says
  * whether the body was rendered by another request.
  */
-export function successMeta(meta: Meta, cached: boolean, tip: TipInfo | null): Meta {
+export function successMeta(meta: BaseMeta, cached: boolean, tip: TipInfo | null): Meta {
   return {
     requestId: meta.requestId,
     indexedTip: meta.indexedTip,
@@ -131,7 +131,7 @@ export function bodyAnswer(
 }
 
 /** The error envelope `{ ok: false, error, meta }` with the error's status and headers, never cached. */
-export function errorAnswer(reply: Reply, error: ApiError, meta: Meta): ApiAnswer {
+export function errorAnswer(reply: Reply, error: ApiError, meta: BaseMeta): ApiAnswer {
   return {
     status: error.status,
     headers: headersOf(reply, { ...error.headers, 'cache-control': 'no-store' }),

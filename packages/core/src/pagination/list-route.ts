@@ -70,6 +70,14 @@ export type ListDefinition<
   immutable?(ctx: ListContext<P, X>, parent: Parent): boolean;
 } & ConfirmationsOption<K>;
 
+/** A list endpoint as the route table holds it: a route whose body always carries `pagination`. */
+export type ListRoute<
+  I extends string,
+  P extends z.ZodObject | undefined,
+  X extends z.ZodRawShape,
+  S extends z.ZodRawShape,
+> = RouteDefinition<P, ListQuery<X>, S, I, true>;
+
 /**
  * Declares a list endpoint: the route's handler (parent → scope → page request, reorg-guarded when the key is →
  * store call → page and cursor → confirmations), its query and its response all follow from one declaration,
@@ -84,7 +92,7 @@ export function defineList<
   Parent = undefined,
   E extends z.ZodRawShape = Record<never, never>,
   X extends z.ZodRawShape = Record<never, never>,
->(def: ListDefinition<I, P, M, K, Parent, E, X>): RouteDefinition<P, ListQuery<X>, ListShape<M, K, E>, I> {
+>(def: ListDefinition<I, P, M, K, Parent, E, X>): ListRoute<I, P, X, ListShape<M, K, E>> {
   const {
     items,
     key,

@@ -6,6 +6,7 @@ import { defineRoute, type RouteContext } from '../route.js';
 import { WalletSchema } from '../schemas/wallet.js';
 import {
   discoverWallet,
+  LOOKUP_WINDOW,
   readWalletKey,
   WALLET_GAP,
   WALLET_MAX_DERIVED,
@@ -42,22 +43,27 @@ const walletQuery = {
     ),
 };
 
+/** Addresses a wallet request's rate-limit point pays for: about 5 ms of CPU for taproot ones. */
+const ADDRESSES_PER_POINT = 20;
+
 /**
- * The rate-limit points of a wallet request: 1, plus 1 per started ten addresses of the first discovery window of
- * each branch (1 + ⌈2·gap / 10⌉: 5 at the default gap of 20, 21 at 100), read from the query as sent, so a
- * refused request costs what it asked for. Deeper wallets are bounded by the addresses a request may derive.
- * @example walletCost(new URLSearchParams('key=tpub…')) // 5
+ * The rate-limit points of a wallet request: 1, plus 1 per started 20 addresses its first discovery derives —
+ * a window of max(gap, 100) addresses on each branch, so 1 + ⌈2·max(gap, 100) / 20⌉: 11 at every gap the API
+ * takes. The CPU of a fresh key is that derivation (about 0.2–0.35 ms an address), which the gap does not change
+ * below the window. Read from the query as sent, so a refused request costs what it asked for; a key derived
+ * before (its addresses are kept) costs the same.
+ * @example walletCost(new URLSearchParams('key=tpub…')) // 11
  */
 export function walletCost(search: URLSearchParams): number {
   const text = search.get('gap');
   const asked = text !== null && /^\d{1,9}$/.test(text) ? Number(text) : WALLET_GAP.default;
   const gap = Math.min(WALLET_GAP.max, Math.max(WALLET_GAP.min, asked));
-  return 1 + Math.ceil((2 * gap) / 10);
+  return 1 + Math.ceil((2 * Math.max(gap, LOOKUP_WINDOW)) / ADDRESSES_PER_POINT);
 }
 
 type WalletContext = Pick<
   RouteContext<unknown, { key: string; gap?: number }>,
-  'query' | 'store' | 'identity' | 'config' | 'tip' | 'memo' | 'memoAtTip'
+  'query' | 'store' | 'identity' | 'config' | 'tip' | 'memo' | 'memoAtTip' | 'walletDeriver'
 >;
 
 /**
@@ -84,7 +90,7 @@ async function walletOf(ctx: WalletContext): Promise<WalletDiscovery> {
     }: read a wallet this deep address by address (/v1/addresses?addresses=…)`;
   // A discovery is a function of the key, the gap and the indexed chain: at a given tip it can never change.
   return ctx.memoAtTip(`wallet:${gap}:${max}:${key.descriptor}`, () =>
-    discoverWallet(ctx.store, key, gap, max, refusal),
+    discoverWallet(ctx.store, key, gap, max, refusal, ctx.walletDeriver),
   );
 }
 
@@ -92,7 +98,7 @@ async function walletOf(ctx: WalletContext): Promise<WalletDiscovery> {
 const walletScope = (list: string, w: WalletDiscovery) => `${list}:${w.gap}:${w.key.descriptor}`;
 
 const COST_TEXT =
-  'A request costs 1 + ⌈2·gap / 10⌉ rate-limit points (5 at the default gap); discovery derives at most 2,000 addresses per branch without an API key (4,000 with one), and refuses (400) a wallet that needs more.';
+  'A request costs 11 rate-limit points (1, and 1 per 20 of the 200 addresses its first discovery window derives); discovery derives at most 2,000 addresses per branch without an API key (4,000 with one), and refuses (400) a wallet that needs more.';
 
 type ListCtx = ListContext<undefined, typeof walletQuery>;
 

@@ -1,5 +1,4 @@
 import {
-  deriveAddresses,
   MAX_DERIVE_COUNT,
   parseWalletKey,
   type WalletChain,
@@ -11,6 +10,7 @@ import { BadRequestError } from '../errors.js';
 import type { Identity } from '../route.js';
 import type { WalletUsedAddress } from '../schemas/wallet.js';
 import type { Store } from '../store.js';
+import type { WalletDeriver } from './deriver.js';
 
 /** The gap limit: unused addresses in a row that end a branch's discovery (default, bounds). */
 export const WALLET_GAP = { default: 20, min: 1, max: 100 } as const;
@@ -29,7 +29,7 @@ export const walletMaxDerived = (identity: Identity, bounds: { anonymous: number
 export const DERIVED_ADDRESSES_KEPT = 200_000;
 
 /**
- * Addresses derived so far of each key's branch, from index 0: derivation (about 0.35–0.9 ms an address) is the
+ * Addresses derived so far of each key's branch, from index 0: derivation (about 0.2–0.35 ms an address) is the
  * costly part of discovery, and it depends on the key alone (its `derivationId`) — not on the gap, the origin,
  * the caller or the indexed tip — so a request for a key derives only what no earlier one did, however its gap or
  * origin is written. Deterministic data, so one bounded cache serves every API of the process.
@@ -39,23 +39,50 @@ const derivedCache = new LRUCache<string, string[]>({
   sizeCalculation: (list) => Math.max(1, list.length),
 });
 
-/** The addresses `from` to `from + count - 1` of a branch, derived only where no earlier request did. */
-function addressesOf(key: WalletKey, branch: number, from: number, count: number): string[] {
+/** Derivations under way, by key and branch: a request that needs the same addresses waits for them. */
+const deriving = new Map<string, Promise<void>>();
+
+/**
+ * The addresses `from` to `from + count - 1` of a branch, derived (by `derive`, off the request thread where the
+ * host gives such a deriver) only where no earlier request did.
+ */
+async function addressesOf(
+  key: WalletKey,
+  branch: number,
+  from: number,
+  count: number,
+  derive: WalletDeriver,
+): Promise<string[]> {
   const id = `${key.derivationId}|${branch}`;
-  let list = derivedCache.get(id) ?? [];
-  if (list.length < from + count) {
-    list = [...list];
-    while (list.length < from + count) {
-      const n = Math.min(MAX_DERIVE_COUNT, from + count - list.length);
-      for (const a of deriveAddresses(key, { branch, from: list.length, count: n })) list.push(a.address);
+  for (;;) {
+    const list = derivedCache.get(id) ?? [];
+    if (list.length >= from + count) return list.slice(from, from + count);
+    const pending = deriving.get(id);
+    if (pending) {
+      // Its failure is its own requests' to report; this one derives for itself after it.
+      await pending.catch(() => {});
+      continue;
     }
-    derivedCache.set(id, list);
+    const work = (async () => {
+      const grown = [...list];
+      while (grown.length < from + count) {
+        const n = Math.min(MAX_DERIVE_COUNT, from + count - grown.length);
+        const job = { key: key.descriptor, chain: key.chain, branch, from: grown.length, count: n };
+        for (const address of await derive(job)) grown.push(address);
+      }
+      derivedCache.set(id, grown);
+    })();
+    deriving.set(id, work);
+    try {
+      await work;
+    } finally {
+      deriving.delete(id);
+    }
   }
-  return list.slice(from, from + count);
 }
 
 /** Addresses looked up in one statement during discovery, at the least (a window is never smaller than the gap). */
-const LOOKUP_WINDOW = 100;
+export const LOOKUP_WINDOW = 100;
 
 /** A derived address with its place in the wallet. */
 interface Placed {
@@ -102,6 +129,7 @@ export async function discoverWallet(
   gap: number,
   max: number,
   refusal: (branch: number) => string,
+  derive: WalletDeriver,
 ): Promise<WalletDiscovery> {
   const branches = key.branchCount === 2 ? [0, 1] : [0];
   const settled = await Promise.allSettled(
@@ -115,7 +143,13 @@ export async function discoverWallet(
         if (next + gap > max) throw new BadRequestError(refusal(branch));
         // At least LOOKUP_WINDOW addresses per statement, so a small gap does not mean a statement per address.
         const start = from;
-        const window = addressesOf(key, branch, start, Math.min(Math.max(gap, LOOKUP_WINDOW), max - start));
+        const window = await addressesOf(
+          key,
+          branch,
+          start,
+          Math.min(Math.max(gap, LOOKUP_WINDOW), max - start),
+          derive,
+        );
         const summaries = await store.getAddresses(window);
         for (const [i, s] of summaries.entries()) {
           const index = start + i;
@@ -136,7 +170,7 @@ export async function discoverWallet(
           next = index + 1;
         }
       }
-      const [address] = addressesOf(key, branch, next, 1);
+      const [address] = await addressesOf(key, branch, next, 1, derive);
       const placed: Placed = { branch, index: next, path: key.path(branch, next), address: address! };
       return { used, first: placed, derived: from };
     }),

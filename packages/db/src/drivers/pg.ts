@@ -301,7 +301,13 @@ export function createPgSql(opts: PgOptions): Sql {
         },
       };
     },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    // node-postgres queues every checkout until its next tick, even one an idle connection is about to serve: those
+    // are not waiting, only the callers beyond the idle connections are.
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: Math.max(0, pool.waitingCount - pool.idleCount),
+    }),
     close: () => pool.end(),
   };
 }

@@ -159,6 +159,37 @@ export function createMetrics(opts: MetricsOptions): Metrics {
     registers: register,
   });
 
+  // Database pools, registered before every gauge that reads the database at scrape time: prom-client collects in
+  // registration order, and these read the pool synchronously, so they see it as it was before the scrape's own
+  // queries asked it for connections (node-postgres queues those, even with connections idle, until its next tick).
+  new Gauge({
+    name: 'explorer_db_pool_connections',
+    help: 'PostgreSQL connections of each pool, by state: in_use or idle.',
+    labelNames: ['pool', 'state'],
+    registers: register,
+    collect() {
+      this.reset();
+      for (const [pool, sql] of pools) {
+        const stats = sql.poolStats?.();
+        if (!stats) continue;
+        this.set({ pool, state: 'in_use' }, stats.total - stats.idle);
+        this.set({ pool, state: 'idle' }, stats.idle);
+      }
+    },
+  });
+  new Gauge({
+    name: 'explorer_db_pool_waiting',
+    help: 'Callers waiting for a PostgreSQL connection, by pool.',
+    labelNames: ['pool'],
+    registers: register,
+    collect() {
+      this.reset();
+      for (const [pool, sql] of pools) {
+        const stats = sql.poolStats?.();
+        if (stats) this.set({ pool }, stats.waiting);
+      }
+    },
+  });
   // Scrape-time reads of the database: one per scrape, shared by the gauges that show its parts.
   const snapshots = new SharedCache<Snapshot>({ maxEntries: 1, ttlMs: 1_000 });
   const quietly = <T>(read: (() => Promise<T>) | undefined) =>
@@ -236,34 +267,6 @@ export function createMetrics(opts: MetricsOptions): Metrics {
   });
 
   // Database
-  new Gauge({
-    name: 'explorer_db_pool_connections',
-    help: 'PostgreSQL connections of each pool, by state: in_use or idle.',
-    labelNames: ['pool', 'state'],
-    registers: register,
-    collect() {
-      this.reset();
-      for (const [pool, sql] of pools) {
-        const stats = sql.poolStats?.();
-        if (!stats) continue;
-        this.set({ pool, state: 'in_use' }, stats.total - stats.idle);
-        this.set({ pool, state: 'idle' }, stats.idle);
-      }
-    },
-  });
-  new Gauge({
-    name: 'explorer_db_pool_waiting',
-    help: 'Callers waiting for a PostgreSQL connection, by pool.',
-    labelNames: ['pool'],
-    registers: register,
-    collect() {
-      this.reset();
-      for (const [pool, sql] of pools) {
-        const stats = sql.poolStats?.();
-        if (stats) this.set({ pool }, stats.waiting);
-      }
-    },
-  });
   const queries = new Histogram({
     name: 'explorer_db_query_duration_seconds',
     help: 'Seconds each database statement took, by query name.',
