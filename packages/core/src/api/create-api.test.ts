@@ -157,6 +157,54 @@ describe('/v1/status names every part that is down', () => {
   });
 });
 
+describe('/v1/status says in one word whether the explorer is ready', () => {
+  const statusOf = async (indexer: Record<string, unknown>, nodeHeight: number) => {
+    const values: Record<string, unknown> = {
+      tip: { height: 10, hash: 'ab'.repeat(32), txHeight: 10, time: 1 },
+      indexerState: {
+        error: null,
+        tipHeight: 10,
+        tipHash: 'ab'.repeat(32),
+        txTipHeight: 10,
+        nodeHeight,
+        reorgs: 0,
+        lastReorgDepth: null,
+        lastReorgAt: null,
+        updatedAt: new Date(0).toISOString(),
+        progress: null,
+        ...indexer,
+      },
+    };
+    const api = createExplorerApi({
+      store: new Proxy({} as Store, { get: (_t, prop) => async () => values[String(prop)] ?? null }),
+      routes: v1Routes,
+      node: {
+        lastHeight: () => nodeHeight,
+        probe: async () => ({ reachable: true, height: nodeHeight, latencyMs: 1, error: null }),
+        call: async <T>() => 0 as T,
+      },
+    });
+    const { status } = await (await api.handle(new Request('http://x/v1/status'))).json();
+    return { state: status.state, healthy: status.healthy };
+  };
+
+  it('healthy at the tip, syncing while it catches up (healthy all the same), degraded when anything is', async () => {
+    expect(await statusOf({ state: 'synced' }, 10)).toEqual({ state: 'healthy', healthy: true });
+    const progress = { height: 10, nodeHeight: 5_000, percent: 0.2, etaSeconds: 600 };
+    expect(await statusOf({ state: 'syncing', progress }, 5_000)).toEqual({
+      state: 'syncing',
+      healthy: true,
+    });
+    expect(await statusOf({ state: 'syncing' }, 5_000)).toEqual({ state: 'syncing', healthy: true });
+    // The block the indexer is writing while it follows the tip is no sync worth saying.
+    expect(await statusOf({ state: 'syncing' }, 11)).toEqual({ state: 'healthy', healthy: true });
+    expect(await statusOf({ state: 'disk-full', error: 'no space' }, 5_000)).toEqual({
+      state: 'degraded',
+      healthy: false,
+    });
+  });
+});
+
 describe('chain-wide figures cached per indexed tip', () => {
   /** A store at a movable tip whose supply() counts its calls and can be made to fail. */
   function countingStore() {

@@ -97,7 +97,12 @@ export const accessRoutes = [
     response: {
       status: z
         .object({
-          healthy: z.boolean().describe('True when nothing is degraded.'),
+          state: z
+            .enum(['healthy', 'syncing', 'degraded'])
+            .describe(
+              'degraded when anything is (see `degraded`); else syncing while the index catches up with the node (the indexer is syncing and more than one block behind it); else healthy.',
+            ),
+          healthy: z.boolean().describe('True when nothing is degraded (also while syncing: see `state`).'),
           degraded: z.array(z.enum(['database', 'node', 'indexer', 'redis', 'market'])),
           api: z.object({ version: z.string(), startedAt: z.string(), uptimeSeconds: Count }),
           chain: ChainSchema.nullable().describe(
@@ -145,7 +150,7 @@ export const accessRoutes = [
             state: z
               .string()
               .describe(
-                'starting, syncing, synced, node-unreachable, database-unreachable, reorg-too-deep, wrong-chain, error, stopped, unknown.',
+                'starting, syncing, synced, node-unreachable, database-unreachable, disk-full, reorg-too-deep, wrong-chain, error, stopped, unknown.',
               ),
             error: z.string().nullable(),
             tipHeight: TipHeight,
@@ -194,9 +199,16 @@ export const accessRoutes = [
       if (!indexerOk) degraded.push('indexer');
       if ((limiter && !limiter.ok) || (events?.redis && !events.redis.ok)) degraded.push('redis');
       if (market && !market.ok) degraded.push('market');
+      const lagBlocks = nodeHeight === null ? null : Math.max(0, nodeHeight - tipHeight);
+      // A block found while the indexer follows the tip is a moment of `syncing`, not a sync worth saying.
+      const catchingUp = state?.state === 'syncing' && (state.progress != null || (lagBlocks ?? 0) > 1);
       return {
         body: {
           status: {
+            state: (degraded.length > 0 ? 'degraded' : catchingUp ? 'syncing' : 'healthy') as
+              | 'degraded'
+              | 'syncing'
+              | 'healthy',
             healthy: degraded.length === 0,
             degraded,
             api: {
@@ -222,7 +234,7 @@ export const accessRoutes = [
               tipHash: state?.tipHash ?? null,
               txTipHeight: state?.txTipHeight ?? tipHeight,
               nodeHeight,
-              lagBlocks: nodeHeight === null ? null : Math.max(0, nodeHeight - tipHeight),
+              lagBlocks,
               lagSeconds: tip?.time == null ? null : Math.max(0, Math.floor(ctx.now / 1000) - tip.time),
               reorgs: state?.reorgs ?? 0,
               lastReorgDepth: state?.lastReorgDepth ?? null,

@@ -62,11 +62,14 @@ describe.skipIf(reason !== null)('an embedded initial sync (built server, PGlite
 
       // /v1/status says the same while the sync runs: the figures of a line the indexer logged.
       const url = server.match[1]!;
-      const indexer = await waitFor('/v1/status to show the progress', async () => {
-        const s = (await getJson(`${url}/v1/status`)).body?.status?.indexer;
-        return s?.progress ? s : null;
+      const status = await waitFor('/v1/status to show the progress', async () => {
+        const s = (await getJson(`${url}/v1/status`)).body?.status;
+        return s?.indexer?.progress ? s : null;
       });
+      const indexer = status.indexer;
       expect(indexer.state).toBe('syncing');
+      // Nothing is degraded, and the answer says what a person wants to know: not ready yet.
+      expect({ state: status.state, healthy: status.healthy }).toEqual({ state: 'syncing', healthy: true });
       const line = await waitFor('the log line of that report', async () =>
         progress().find((l) => l.updatedAt === indexer.progress.updatedAt),
       );
