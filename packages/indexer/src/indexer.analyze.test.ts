@@ -1,18 +1,9 @@
 import type { Logger } from '@explorer/core';
 import { createDevnet, type Devnet } from '@explorer/devnet';
-import { openTestDatabase, testDrivers } from '@explorer/testing';
+import { openTestDatabase, testDrivers, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from './indexer.js';
 import { createNodeClient, type NodeClient } from './node-client.js';
-
-/** Polls until `check` holds, with a generous deadline (the machine may be busy). */
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.each(testDrivers())('planner statistics after a sync (%s)', (driver) => {
   let devnet: Devnet;
@@ -86,7 +77,7 @@ describe.each(testDrivers())('planner statistics after a sync (%s)', (driver) =>
         devnet.mine(20);
         await r.indexer.syncOnce();
       }
-      await until(async () => (await r.txsStats()).reltuples > first, 'statistics gathered again');
+      await waitFor('statistics gathered again', async () => (await r.txsStats()).reltuples > first);
       expect(r.said.length).toBeGreaterThanOrEqual(2);
     } finally {
       await r.done();

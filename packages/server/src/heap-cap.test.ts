@@ -72,6 +72,8 @@ describe.skipIf(built !== null)('the heap limit of the running server (built ser
     expect(limit).toBeLessThan(1500 + 128);
   });
 
+  if (!process.env.TEST_DATABASE_URL)
+    console.log('[heap-cap] TEST_DATABASE_URL is not set: the index command’s case is skipped');
   it.skipIf(!process.env.TEST_DATABASE_URL)('explorer-server index runs under its cap', async () => {
     const devnet = createDevnet({ seed: 'heap-cap', blocks: 10, txPerBlock: 2, coinbaseMaturity: 5 });
     const node = await devnet.listen({ port: 0 });

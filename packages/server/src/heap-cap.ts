@@ -47,7 +47,20 @@ interface CappedData {
 export function runUnderHeapCap(script: URL, capMb: number): Promise<void> {
   const data: CappedData = { argv: process.argv, capMb };
   const thread = new Worker(script, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: capMb } });
-  for (const signal of SIGNALS) process.on(signal, () => thread.postMessage({ signal }));
+  // The command answers a first signal by stopping and a second by exiting at once; a thread too busy to hear
+  // them (a loop that never yields) is ended from here: at a third signal, or 10 s after the second.
+  let signals = 0;
+  const force = (signal: string) => {
+    process.stderr.write(`explorer-server: ${signal}: the command did not stop; exiting\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  for (const signal of SIGNALS)
+    process.on(signal, () => {
+      signals++;
+      if (signals >= 3) force(signal);
+      if (signals === 2) setTimeout(() => force(signal), 10_000).unref();
+      thread.postMessage({ signal });
+    });
   thread.on('message', (m: { unhandled?: string }) => {
     // The command does not handle that signal: it ends the process, as it would have.
     if (!m.unhandled) return;

@@ -20,6 +20,7 @@ const block = (height: number, extra: Record<string, unknown> = {}) => ({
 const statusBody = (over: { healthy?: boolean; degraded?: string[]; name?: string } = {}) => ({
   ok: true,
   status: {
+    state: over.healthy === false ? 'degraded' : 'healthy',
     healthy: over.healthy ?? true,
     degraded: over.degraded ?? [],
     chain: {
@@ -174,6 +175,7 @@ describe('the / page', () => {
       ...body,
       status: {
         ...body.status,
+        state: 'syncing',
         node: { ...body.status.node, height: 6000 },
         indexer: {
           state: 'syncing',

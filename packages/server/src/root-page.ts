@@ -157,8 +157,9 @@ function statusSection(part: Part<StatusBody>) {
       : ` (${indexer.lagBlocks} block${indexer.lagBlocks === 1 ? '' : 's'} behind)`;
   // During a sync, its figures as the indexer logs them: height, rate and the ETA.
   const sync = indexer.progress ? `${progressLine(indexer.progress)}${behind}` : `${indexer.state}${behind}`;
-  // Not "healthy" while the index has yet to reach the node: a person reading it wants to know it is not done.
-  const catchingUp = indexer.state === 'syncing' && (indexer.lagBlocks ?? 0) > 0;
+  // Not "healthy" while the index has yet to reach the node: a person reading it wants to know it is not done
+  // (the API's own word for it, so the page and /v1/status never disagree).
+  const catchingUp = status.state === 'syncing';
   const eta = indexer.progress?.etaSeconds;
   const health = !status.healthy
     ? html`<span class="bad">degraded: ${status.degraded.map((d) => `${d} unavailable`).join(', ')}</span>`

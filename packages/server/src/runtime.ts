@@ -449,9 +449,6 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       // that the database holds the node's chain: a database of another chain is left as it was found.
       const writers: (() => Promise<void> | void)[] = [];
       let closing = false;
-      closers.push(() => {
-        closing = true;
-      });
       started.chainVerified().then(
         async () => {
           for (const begin of writers) {
@@ -498,6 +495,10 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
           );
         });
       }
+      // Closers run last first: no writer starts once the writers are being stopped.
+      closers.push(() => {
+        closing = true;
+      });
     }
 
     // Webhooks are delivered by the process that writes their outbox (beside the indexer), woken by its commits.

@@ -95,14 +95,16 @@ export async function writeDerived(tx: Sql, rows: BatchRows): Promise<void> {
  * count of transactions; so it says the same on PostgreSQL, with or without autovacuum, and on PGlite.
  */
 export async function statisticsStale(sql: Sql, growth: number): Promise<boolean> {
-  const [row] = await sql.query<{ analyzed: number; txs: number | null }>(
+  // The column statistics themselves (pg_stats): a VACUUM without ANALYZE sets reltuples but gathers none.
+  const [row] = await sql.query<{ analyzed: number; txs: number | null; columns: boolean }>(
     `SELECT (SELECT reltuples FROM pg_class WHERE oid = to_regclass('txs'))::float8 AS analyzed,
+            EXISTS (SELECT 1 FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'txs') AS columns,
             (SELECT cum_tx_count FROM blocks ORDER BY height DESC LIMIT 1)::float8 AS txs`,
     [],
     'derived.statistics-stale',
   );
   const txs = row?.txs ?? 0;
-  const analyzed = row?.analyzed ?? -1;
+  const analyzed = row?.columns ? (row.analyzed ?? -1) : -1;
   if (txs <= 0) return false;
   if (analyzed < 0) return true;
   return txs >= analyzed * (1 + growth) + 1_000;

@@ -39,13 +39,23 @@ describe.each(['pearl', 'bitcoin'] as const)('block reader threads (%s devnet)',
     closers.push(server.close);
     const node = createNodeClient({ url: server.url, attempts: 1 });
     const profile = await detectChain(node);
-    const make = (n: number): BlockReader => {
-      const r = createBlockReader({ node, profile, rpcBatch: 7, threads: n, log: silentLogger });
+    const make = (n: number, threadHeapMb?: number, log = silentLogger): BlockReader => {
+      const r = createBlockReader({ node, profile, rpcBatch: 7, threads: n, threadHeapMb, log });
       closers.push(() => r.close());
       return r;
     };
-    return { threaded: make(threads), inThread: make(0), server };
+    return { threaded: make(threads), inThread: make(0), server, make };
   }
+
+  it('reads on its own thread what a reader thread has no room for', async () => {
+    const { make, inThread } = await readers(1);
+    // A heap too small to hold a task's blocks: the thread runs out of memory on its first task.
+    const warned: string[] = [];
+    const starved = make(1, 1, { ...silentLogger, warn: (_fields, msg) => warned.push(msg) });
+    const [a, b] = await Promise.all([starved.read(0, 40, null), inThread.read(0, 40, null)]);
+    expect(text(a)).toBe(text(b));
+    expect(warned[0]).toMatch(/too large for a reader thread/);
+  });
 
   it('reads the same blocks as the writer’s own thread would, in order, across tasks and threads', async () => {
     const { threaded, inThread } = await readers(2);

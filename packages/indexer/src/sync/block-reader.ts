@@ -38,7 +38,10 @@ export interface BlockReaderOptions {
    * node client or profile another thread cannot make again (given as objects), reads in the caller's thread.
    */
   threads?: number;
-  /** Most megabytes of a reader thread's long-lived heap (default 128): a thread that needs more fails its task. */
+  /**
+   * Most megabytes of a reader thread's long-lived heap (default 128). A task that needs more (blocks far larger
+   * than a devnet's, read 25 at a time) is read again on the caller's thread, whose heap is the process's.
+   */
   threadHeapMb?: number;
   log: Logger;
 }
@@ -102,7 +105,14 @@ export function createBlockReader(opts: BlockReaderOptions): BlockReader {
       slots = slots.filter((s) => s !== slot);
       const t = slot.task;
       slot.task = null;
-      t?.reject(err);
+      const outOfMemory = (err.cause as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      if (t && outOfMemory) {
+        log.warn(
+          { from: t.task.from, count: t.task.count, threadHeapMb: opts.threadHeapMb ?? 128 },
+          'blocks too large for a reader thread: read on the indexer’s own thread',
+        );
+        readBlocks(node, profile, t.task.from, t.task.count, t.task.prevHash).then(t.resolve, t.reject);
+      } else t?.reject(err);
       dispatch();
     };
     worker.on('error', (err) =>

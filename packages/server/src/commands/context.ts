@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { DirectoryLockedError, RebuildRequiredError } from '@explorer/db';
 import { ChainProfileError } from '@explorer/indexer';
 import type { ConfigFlags } from '../config.js';
@@ -28,7 +29,8 @@ export function processContext(): CommandContext {
       process.on('SIGINT', () => handler('SIGINT'));
       process.on('SIGTERM', () => handler('SIGTERM'));
     },
-    terminal: process.stderr.isTTY === true,
+    // fd 2 itself: on the thread a capped command runs on, process.stderr is a stream to the main thread's.
+    terminal: isatty(2),
   };
 }
 

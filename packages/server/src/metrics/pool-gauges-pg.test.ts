@@ -1,4 +1,4 @@
-import { createSqlStore } from '@explorer/db';
+import { createPgSql, createSqlStore } from '@explorer/db';
 import { openTestDatabase, pgSkipReason, type TestDatabase, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExposition, sampleValue } from '../test-support/metrics-text.js';
@@ -46,14 +46,28 @@ describe.skipIf(skip !== null)('the pool gauges on PostgreSQL (needs TEST_DATABA
   });
 
   it('count the callers that wait for a busy pool, and the connections in use', async () => {
-    // Every connection busy, and two more callers queued behind them.
-    const busy = sleepers(POOL_SIZE + 2, 1);
-    await waitFor('every connection to be taken', async () => {
-      const stats = db.sql.poolStats!();
-      return stats.total - stats.idle === POOL_SIZE;
-    });
-    const scrape = scraper();
-    expect(await scrape()).toEqual({ waiting: 2, inUse: POOL_SIZE, idle: 0 });
-    await Promise.all(busy);
+    // Every connection busy until this test lets go (an advisory lock another session holds), and two more
+    // callers queued behind them: however slow the machine, they are still waiting when the scrape reads.
+    const holder = createPgSql({ connectionString: db.url!, max: 1 });
+    const LOCK = 7_301_777;
+    await holder.query('SELECT pg_advisory_lock($1)', [LOCK], 'test.hold');
+    const busy = Array.from({ length: POOL_SIZE + 2 }, () =>
+      db.sql.query('SELECT pg_advisory_lock($1), pg_advisory_unlock($1)', [LOCK], 'test.wait'),
+    );
+    try {
+      await waitFor('every connection to be taken', async () => {
+        const stats = db.sql.poolStats!();
+        return stats.total - stats.idle === POOL_SIZE && stats.waiting === 2;
+      });
+      // The gauges are read as the scrape begins (prom-client starts every collector at once, the pool's
+      // first); the scrape's own queries then wait behind the held connections until they are let go.
+      const reading = scraper()();
+      await holder.query('SELECT pg_advisory_unlock($1)', [LOCK], 'test.release');
+      expect(await reading).toEqual({ waiting: 2, inUse: POOL_SIZE, idle: 0 });
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock_all()', [], 'test.release-all');
+      await Promise.all(busy);
+      await holder.close();
+    }
   });
 });

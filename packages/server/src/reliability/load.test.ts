@@ -364,15 +364,15 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
     for (const r of Object.values(reports))
       if (r.serverRssMiB.samples >= 6) expect(r.serverRssMiB.late).toBeLessThan(r.serverRssMiB.early * 1.5);
     // The devnet keeps mining; give the indexer a moment to catch up with the block it just found.
-    const waitSynced = async () => {
-      let s = await get('/v1/status');
-      for (let i = 0; i < 75 && s.status?.indexer?.state !== 'synced'; i++) {
-        await new Promise((r) => setTimeout(r, 200));
-        s = await get('/v1/status');
-      }
-      return s;
-    };
-    let status = await waitSynced();
+    let status = await waitFor(
+      'the indexer to be synced after the load',
+      async () => {
+        const s = await get('/v1/status');
+        return s.status?.indexer?.state === 'synced' ? s : null;
+      },
+      180_000,
+      200,
+    );
     expect(status.status.indexer.state).toBe('synced');
     // The reorgs fired during the load may all have landed while the indexer lagged behind them; one
     // more on a synced indexer must be seen and counted.

@@ -106,9 +106,10 @@ describe.skipIf(reason !== null)('wallet key derivation off the request thread (
       expect(a.status).toBe(200);
       expect(a.body.wallet, JSON.stringify(a.body)).toMatchObject({ used: [], derived: 40, txCount: 0 });
     }
-    // A request thread that derived would hold each cheap request behind derivations, each a good part of
-    // what a fresh key costs alone; off that thread a cheap request waits for none of them.
-    expect(p99.loaded).toBeLessThan(2 * p99.idle + walletAlone / 3);
+    // A request thread that derived would hold cheap requests behind the 20 derivations queued on it, several
+    // of what a fresh key costs alone; off that thread a cheap request waits for none of them. The bound allows
+    // one whole derivation over twice the idle p99, so that cores busy with other work do not fail it.
+    expect(p99.loaded).toBeLessThan(2 * p99.idle + walletAlone);
     // And the wallet requests overlapped enough cheap ones to measure them.
     expect(loaded.length).toBeGreaterThanOrEqual(20);
   });
