@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createPgSql } from '../packages/db/dist/index.js';
 import { eventsTable } from './events-table.mjs';
+import { peersColdTable } from './peers-cold-table.mjs';
 
 const { values } = parseArgs({
   // `pnpm bench -- --skip-peer` hands the script a leading `--`.
@@ -23,7 +24,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     'skip-peer': { type: 'boolean', default: false },
     // Reuse the databases and results an earlier run's sync step left (bench_small, bench_large);
-    // --skip-peer likewise reports the last peer run.
+    // --skip-peer likewise reports the last peer runs (bench/peer.mjs and bench/peers-cold.mjs).
     'skip-sync': { type: 'boolean', default: false },
     // Live events to 1,000 SSE clients (bench/events.mjs, about two minutes); skipped, the last run is reported.
     'skip-events': { type: 'boolean', default: false },
@@ -83,7 +84,18 @@ for (const [label, blocks] of [
 if (!values['skip-events'])
   step('bench/events.mjs', ['--database-url', base, '--out', 'bench/out/events.json']);
 if (!values['skip-sync']) step('bench/fetch.mjs', ['--out', 'bench/out/fetch.json']);
-if (!values['skip-peer']) step('bench/peer.mjs', ['--out', 'bench/out/peer.json']);
+if (!values['skip-peer']) {
+  step('bench/peer.mjs', ['--out', 'bench/out/peer.json']);
+  // btc-rpc-explorer is installed with npm into a temporary directory (or left out, saying why).
+  step('bench/peers-cold.mjs', [
+    '--connections',
+    values.connections,
+    '--seconds',
+    values.seconds,
+    '--out',
+    'bench/out/peers-cold.json',
+  ]);
+}
 const exists = (name) => {
   try {
     readFileSync(`bench/out/${name}.json`);
@@ -191,6 +203,14 @@ if (peer) {
     '|---|---|---|---|',
     `| \`/v1/blocks/{hash}\` vs \`getblock <hash> 2\` | ${n(peer.block.api.rps)} req/s (p99 ${peer.block.api.p99} ms) | ${n(peer.block.nodeGetblock2.rps)} req/s (p99 ${peer.block.nodeGetblock2.p99} ms) | ${peer.block.ratio}× |`,
     `| \`/v1/addresses/{a}/utxos\` vs \`scantxoutset\` (${peer.chain.busyUtxos} UTXOs, sequential) | ${peer.utxos.apiMs} ms | ${peer.utxos.scantxoutsetMs} ms | ${n(peer.utxos.speedup)}× faster |`,
+  );
+}
+if (exists('peers-cold')) {
+  lines.push(
+    '',
+    '### Cold reads against the peers (one litecoind regtest chain; `bench/peers-cold.mjs`)',
+    '',
+    ...peersColdTable(read('peers-cold')),
   );
 }
 if (exists('events')) {
