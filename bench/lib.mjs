@@ -61,6 +61,25 @@ export function postgresCpu() {
   return t;
 }
 
+/**
+ * CPU seconds so far of each PostgreSQL backend connected to database `name`, by pid (the asking connection
+ * left out): with {@link cpuBetween}, the work one server's queries cost, without other databases' work.
+ */
+export async function backendCpu(sql, name) {
+  const rows = await sql.query(
+    'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [name],
+  );
+  return new Map(rows.map((r) => [r.pid, procCpu(r.pid) || 0]));
+}
+
+/** CPU seconds between two readings of {@link backendCpu} (a backend that came meanwhile counts from 0). */
+export function cpuBetween(before, after) {
+  let t = 0;
+  for (const [pid, cpu] of after) t += cpu - (before.get(pid) ?? 0);
+  return t;
+}
+
 /** The benchmarks' PostgreSQL server. */
 export const BENCH_DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

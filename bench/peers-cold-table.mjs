@@ -15,13 +15,13 @@ export function peersColdTable(r) {
   const c = r.chain;
   const lines = [
     `Run of ${r.date.slice(0, 10)} on ${r.machine.cpus} vCPU (${r.machine.model}), Node ${r.machine.node}: \`${r.command}\`.`,
-    `One litecoind regtest chain, tip ${n(c.tip)}: ${n(c.payouts)} payouts (${c.inputsPerPayout} inputs, ${c.outputsPerPayout} outputs each), ` +
+    `One litecoind regtest chain, tip ${n(c.tip)}: ${n(c.payouts)} payouts (inputs and outputs per payout: ${c.inputsPerPayout} and ${c.outputsPerPayout}), ` +
       `${c.txsPerBlock} to a block; indexed in ${c.indexSeconds} s; planner statistics: ${c.plannerStatistics}. ${r.generator}.`,
     ...Object.entries(r.systems).map(([k, v]) => `- ${k}: ${v}`),
     '',
     'Cold: every request names a transaction or block that this system was not asked before in the run (distinct requests per class in brackets); ' +
       'repeated: one request of the class again and again, which the caches answer. CPU: milliseconds per request of each process that serves it ' +
-      '(PostgreSQL: all its processes on the machine). The machine is shared, so absolute figures are noisy; the ratios, taken per round between ' +
+      `(PostgreSQL: ${r.postgresCpu ?? 'all its processes on the machine'}). The machine is shared, so absolute figures are noisy; the ratios, taken per round between ` +
       'neighbouring runs, are what count.',
     '',
     '| class | system: request | bytes | cold req/s | cold p50 / p99 ms | cold CPU ms per request | repeated req/s | repeated p50 / p99 ms | ours ÷ this, cold | ours ÷ this, repeated |',

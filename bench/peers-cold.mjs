@@ -25,12 +25,13 @@ import { createPgSql, openDatabase } from '../packages/db/dist/index.js';
 import { createDefinitions, createIndexer, createNodeClient } from '../packages/indexer/dist/index.js';
 import {
   BENCH_DATABASE_URL,
+  backendCpu,
+  cpuBetween,
   dbUrl,
   explorerCounters,
   freePort,
   litecoindBin,
   median,
-  postgresCpu,
   procCpu,
   runWrk,
   sleep,
@@ -206,6 +207,7 @@ async function main() {
   const payoutBlocks = [];
   let pending = 0;
   const buildStarted = performance.now();
+  let phase = { build: 0, send: 0, mine: 0 };
   for (let i = 0; i < txCount; i++) {
     const prev = funding[Math.floor(i / perCoin)];
     const to = {};
@@ -217,6 +219,7 @@ async function main() {
     }
     const change = prev.value - total - fee;
     to[miner] = coins(change);
+    const t0 = performance.now();
     const raw = await rpc('createrawtransaction', [{ txid: prev.txid, vout: prev.vout }], to);
     const signed = await rpc(
       'signrawtransactionwithkey',
@@ -225,14 +228,25 @@ async function main() {
       [{ txid: prev.txid, vout: prev.vout, scriptPubKey: prev.scriptPubKey, amount: coins(prev.value) }],
     );
     if (!signed.complete) throw new Error(`payout ${i}: not signed: ${JSON.stringify(signed.errors)}`);
+    const t1 = performance.now();
     const txid = await rpc('sendrawtransaction', signed.hex);
+    const t2 = performance.now();
     payouts.push(txid);
     Object.assign(prev, { txid, vout: outputsPerTx, value: change });
     if (++pending === txsPerBlock || i === txCount - 1) {
       payoutBlocks.push((await rpc('generatetoaddress', 1, payees[0]))[0]);
       pending = 0;
     }
-    if ((i + 1) % 2000 === 0) log(`${i + 1} of ${txCount} payouts`);
+    phase.build += t1 - t0;
+    phase.send += t2 - t1;
+    phase.mine += performance.now() - t2;
+    if ((i + 1) % 2000 === 0) {
+      const ms = (v) => Math.round(v / 200) / 10;
+      log(
+        `${i + 1} of ${txCount} payouts (ms per payout: ${ms(phase.build)} building, ${ms(phase.send)} sending, ${ms(phase.mine)} mining)`,
+      );
+      phase = { build: 0, send: 0, mine: 0 };
+    }
   }
   const tip = await rpc('getblockcount');
   log(`chain built in ${Math.round((performance.now() - buildStarted) / 1000)} s: tip ${tip}`);
@@ -426,7 +440,9 @@ async function main() {
     const notServed = { ...cls.notServed };
     if (bre.skipped && cls.systems.some((s) => s.bre))
       notServed['btc-rpc-explorer'] = `left out: ${bre.skipped}`;
-    results.push(await measureClass(cls.name, cls.items, systems, notServed, { node, databaseUrl, bre }));
+    results.push(
+      await measureClass(cls.name, cls.items, systems, notServed, { node, databaseUrl, db, dbName, bre }),
+    );
   }
 
   const result = {
@@ -446,6 +462,7 @@ async function main() {
     connections,
     seconds,
     rounds,
+    postgresCpu: 'the backends connected to its database',
     classes: results,
   };
   mkdirSync(dirname(values.out), { recursive: true });
@@ -573,7 +590,7 @@ async function startOurs(databaseUrl, node) {
  * One class: fresh server processes (no cache holds anything), a cold pool of distinct requests per system
  * and one repeated request, checked before the load; then warm-up, cold rounds and repeated rounds.
  */
-async function measureClass(name, allItems, systems, notServed, { node, databaseUrl, bre }) {
+async function measureClass(name, allItems, systems, notServed, { node, databaseUrl, db, dbName, bre }) {
   const ours = await startOurs(databaseUrl, node);
   const breProc = systems.some((s) => s.bre) ? await startBre(bre, node) : null;
   const items = shuffled(allItems);
@@ -618,9 +635,9 @@ async function measureClass(name, allItems, systems, notServed, { node, database
       if (wrong) throw new Error(`${name}, ${s.system}: ${wrong}: ${text.slice(0, 300)}`);
       sizes.push(Buffer.byteLength(text));
     }
-    const pids = () =>
+    const pids = async () =>
       s.system === 'explorer'
-        ? { server: procCpu(ours.pid), postgres: postgresCpu() }
+        ? { server: procCpu(ours.pid), postgres: await backendCpu(db, dbName) }
         : s.bre
           ? { btcRpcExplorer: procCpu(breProc.pid), litecoind: procCpu(node.proc.pid) }
           : { litecoind: procCpu(node.proc.pid) };
@@ -643,7 +660,7 @@ async function measureClass(name, allItems, systems, notServed, { node, database
   const round = async (run, mode, secs) => {
     const before = run.s.system === 'explorer' ? await explorerCounters(ours.metricsPort) : null;
     const breErrors = breProc?.state.errors ?? 0;
-    const cpu0 = run.pids();
+    const cpu0 = await run.pids();
     const w = runWrk({
       url: `${run.base}${run.post ? '/' : ''}`,
       file: mode === 'cold' ? run.file : run.hotFile,
@@ -654,9 +671,10 @@ async function measureClass(name, allItems, systems, notServed, { node, database
       post: run.post,
       failMatch: run.failMatch,
     });
-    const cpu1 = run.pids();
+    const cpu1 = await run.pids();
+    const spent = (k) => (cpu0[k] instanceof Map ? cpuBetween(cpu0[k], cpu1[k]) : cpu1[k] - cpu0[k]);
     const cpuMs = Object.fromEntries(
-      Object.keys(cpu0).map((k) => [k, Math.round(((cpu1[k] - cpu0[k]) * 1e5) / w.requests) / 100]),
+      Object.keys(cpu0).map((k) => [k, Math.round((spent(k) * 1e5) / Math.max(1, w.requests)) / 100]),
     );
     const r = { seconds: secs, rps: w.rps, p50: w.p50, p99: w.p99, requests: w.requests, cpuMs };
     r.errors = w.errors + w.failed + (run.s.bre ? breProc.state.errors - breErrors : 0);
@@ -681,9 +699,14 @@ async function measureClass(name, allItems, systems, notServed, { node, database
   };
 
   // Warm-up (JIT, connections, plans) on cold requests of its own, which also measures how fast each system
-  // goes: each cold round lasts as long as its share of the remaining pool allows (with a margin), at most
-  // --seconds, so that no round runs out of distinct requests.
+  // goes: each cold round lasts as long as its share of what is left of the list allows at the rate of the run
+  // before it (with a margin), at most --seconds, so that no round runs out of distinct requests.
   const warm = Math.min(2, seconds);
+  const roundSeconds = (run, left) =>
+    Math.max(
+      1,
+      Math.min(seconds, Math.floor((pool.length - run.offset) / left / (Math.max(1, run.rate) * 1.3))),
+    );
   for (const run of runs) {
     const w = runWrk({
       url: `${run.base}${run.post ? '/' : ''}`,
@@ -695,11 +718,15 @@ async function measureClass(name, allItems, systems, notServed, { node, database
       failMatch: run.failMatch,
     });
     run.offset = w.used;
-    const share = (pool.length - run.offset) / rounds;
-    run.roundSeconds = Math.max(1, Math.min(seconds, Math.floor(share / (Math.max(1, w.rps) * 1.5))));
+    run.rate = w.rps;
   }
   for (let r = 0; r < rounds; r++)
-    for (const run of runs) run.cold.push(await round(run, 'cold', run.roundSeconds));
+    for (const run of runs) {
+      const secs = roundSeconds(run, rounds - r);
+      const m = await round(run, 'cold', secs);
+      run.rate = Math.max(run.rate, m.rps);
+      run.cold.push(m);
+    }
   for (const run of runs)
     runWrk({
       url: `${run.base}${run.post ? '/' : ''}`,
@@ -748,7 +775,7 @@ async function measureClass(name, allItems, systems, notServed, { node, database
       request: run.s.request ?? `\`${run.s.path({ txid: '<txid>', hash: '<hash>' })}\``,
       bytes: run.bytes,
       wrapped: run.wrapped,
-      coldRoundSeconds: run.roundSeconds,
+      coldRoundSeconds: run.cold.map((r) => r.seconds),
       coldRequestsAsked: run.offset,
       cold: summary(run.cold),
       repeated: summary(run.repeated),
