@@ -1,7 +1,13 @@
 // What the benchmarks share: starting a node script and waiting for its first line, a process's RSS and CPU
-// seconds (Linux /proc), database URLs on the benchmark's server, and wrk runs.
+// seconds (Linux /proc), database URLs on the benchmark's server, free ports, a litecoind regtest node, wrk
+// runs over a file of distinct requests (bench/wrk-paths.lua), and the explorer's own counters (/metrics).
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * Starts a node script and resolves with the first match of `pattern` in its stdout (stderr inherited).
@@ -55,6 +61,25 @@ export function postgresCpu() {
   return t;
 }
 
+/**
+ * CPU seconds so far of each PostgreSQL backend connected to database `name`, by pid (the asking connection
+ * left out): with {@link cpuBetween}, the work one server's queries cost, without other databases' work.
+ */
+export async function backendCpu(sql, name) {
+  const rows = await sql.query(
+    'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+    [name],
+  );
+  return new Map(rows.map((r) => [r.pid, procCpu(r.pid) || 0]));
+}
+
+/** CPU seconds between two readings of {@link backendCpu} (a backend that came meanwhile counts from 0). */
+export function cpuBetween(before, after) {
+  let t = 0;
+  for (const [pid, cpu] of after) t += cpu - (before.get(pid) ?? 0);
+  return t;
+}
+
 /** The benchmarks' PostgreSQL server. */
 export const BENCH_DATABASE_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -69,6 +94,226 @@ export function dbUrl(name, base = BENCH_DATABASE_URL) {
 /** Why wrk cannot run here, or null. */
 export function wrkSkipReason() {
   return spawnSync('wrk', ['--version']).error ? 'wrk is not installed (apt-get install wrk)' : null;
+}
+
+/** A free TCP port on loopback. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it returns a truthy value (returned), every `everyMs`, at most `timeoutMs`. */
+export async function waitFor(what, check, { timeoutMs = 60_000, everyMs = 100 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    await sleep(everyMs);
+  }
+  throw new Error(`${what}: not within ${timeoutMs / 1000} s${last ? ` (${last.message})` : ''}`);
+}
+
+/** The litecoind binary (Debian's real one behind its wrapper, or LITECOIND, or on PATH), or null. */
+export function litecoindBin() {
+  const candidates = [process.env.LITECOIND, '/usr/lib/litecoin/litecoind', '/usr/bin/litecoind'];
+  for (const p of candidates) {
+    if (!p) continue;
+    try {
+      accessSync(p, constants.X_OK);
+      if (spawnSync(p, ['-version']).status === 0) return p;
+    } catch {}
+  }
+  return null;
+}
+
+/**
+ * Starts a regtest litecoind on loopback in a datadir of its own, authenticated with a random user and
+ * password, and waits until its RPC answers. `args` come after the common ones (which include -txindex=1).
+ * `stop()` stops it (SIGKILL after a bound) and removes the datadir; an exit of this process does the same.
+ */
+export async function startLitecoind({ args = [], datadirRoot } = {}) {
+  const bin = litecoindBin();
+  if (!bin) throw new Error('litecoind is not installed (scripts/install-litecoind.sh installs it)');
+  const datadir = mkdtempSync(join(datadirRoot ?? tmpdir(), 'bench-litecoind-'));
+  const rpcPort = await freePort();
+  const user = 'bench';
+  const password = randomBytes(12).toString('hex');
+  const proc = spawn(
+    bin,
+    [
+      '-regtest',
+      `-datadir=${datadir}`,
+      '-server=1',
+      '-listen=0',
+      '-connect=0',
+      '-dnsseed=0',
+      '-discover=0',
+      '-upnp=0',
+      '-printtoconsole=0',
+      `-rpcport=${rpcPort}`,
+      '-rpcbind=127.0.0.1',
+      '-rpcallowip=127.0.0.1',
+      `-rpcuser=${user}`,
+      `-rpcpassword=${password}`,
+      '-txindex=1',
+      '-fallbackfee=0.0001',
+      ...args,
+    ],
+    { stdio: 'ignore' },
+  );
+  let exited = false;
+  const gone = new Promise((resolve) => proc.once('exit', resolve)).then(() => {
+    exited = true;
+  });
+  const kill = () => {
+    if (!exited) proc.kill('SIGKILL');
+    rmSync(datadir, { recursive: true, force: true });
+  };
+  process.on('exit', kill);
+  const auth = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  const url = `http://127.0.0.1:${rpcPort}/`;
+  let id = 0;
+  const rpcAt = async (path, method, ...params) => {
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '1.0', id: ++id, method, params }),
+      signal: AbortSignal.timeout(120_000),
+    });
+    const text = await res.text();
+    let reply;
+    try {
+      reply = JSON.parse(text);
+    } catch {
+      throw new Error(`${method}: HTTP ${res.status} ${text.slice(0, 200)}`);
+    }
+    if (reply.error) throw new Error(`${method}: ${reply.error.message} (code ${reply.error.code})`);
+    return reply.result;
+  };
+  const rpc = (method, ...params) => rpcAt('', method, ...params);
+  await waitFor('litecoind RPC', async () => !exited && (await rpc('getblockchaininfo')), {
+    timeoutMs: 180_000,
+  }).catch((err) => {
+    kill();
+    throw err;
+  });
+  return {
+    proc,
+    bin,
+    datadir,
+    url,
+    auth,
+    user,
+    password,
+    /** JSON-RPC URL with the credentials in it, as the explorer's NODE_RPC_URL takes it. */
+    urlWithCredentials: `http://${user}:${password}@127.0.0.1:${rpcPort}/`,
+    rpcPort,
+    rpc,
+    /** A call of one loaded wallet (where several are loaded, wallet calls must name theirs). */
+    wallet: (name, method, ...params) => rpcAt(`wallet/${name}`, method, ...params),
+    stop: async () => {
+      if (!exited) {
+        await rpc('stop').catch(() => undefined);
+        await Promise.race([gone, sleep(15_000)]);
+      }
+      kill();
+      process.off('exit', kill);
+    },
+  };
+}
+
+/**
+ * One wrk run with bench/wrk-paths.lua over the lines of `file` from line `offset` on (0-based; each thread
+ * walks its own stripe, so no line is asked twice until they run out: `wrapped`). Lines are paths, or with
+ * `post` request bodies POSTed to the URL's path (`post.auth`: an Authorization header). `failMatch`: a string
+ * whose presence in a 2xx body counts the answer as failed (for servers that answer errors with 200).
+ * Returns req/s, p50/p99 (ms), requests, lines used, errors (socket errors, non-2xx, timeouts) and failed.
+ */
+export function runWrk({ url, file, offset = 0, seconds, connections, threads = 2, post, failMatch }) {
+  const env = {
+    ...process.env,
+    WRK_PATHS: file,
+    WRK_THREADS: String(threads),
+    WRK_OFFSET: String(offset),
+    WRK_METHOD: post ? 'POST' : 'GET',
+    WRK_AUTH: post?.auth ?? '',
+    WRK_FAIL_MATCH: failMatch ?? '',
+  };
+  const r = spawnSync(
+    'wrk',
+    ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '30s'].concat([
+      '-s',
+      new URL('./wrk-paths.lua', import.meta.url).pathname,
+      url,
+    ]),
+    { encoding: 'utf8', env, timeout: (seconds + 120) * 1000, maxBuffer: 1 << 24 },
+  );
+  const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith('{"requests"'));
+  if (r.status !== 0 || !line) throw new Error(`wrk failed (${r.status}): ${r.stderr || r.stdout}`);
+  const w = JSON.parse(line);
+  return {
+    rps: Math.round(w.requests / (w.durationUs / 1e6)),
+    p50: Math.round(w.p50 / 100) / 10,
+    p99: Math.round(w.p99 / 100) / 10,
+    requests: w.requests,
+    // Lines consumed: each thread walks its own stripe.
+    used: w.mostPerThread * threads,
+    wrapped: w.wrapped === 1,
+    errors: w.connect + w.read + w.write + w.status + w.timeout,
+    failed: w.failed ?? 0,
+    raw: line,
+  };
+}
+
+/**
+ * The explorer server's counters from its metrics listener: SQL statements (the tip's reads apart) and their
+ * seconds, requests, requests answered from a cache, response-cache hits.
+ */
+export async function explorerCounters(metricsPort) {
+  // A connection of its own each time: the metrics listener closes idle ones between rounds.
+  const text = await new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port: metricsPort, path: '/metrics', agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => {
+          body += d;
+        });
+        res.on('end', () => resolve(body));
+      })
+      .on('error', reject);
+  });
+  const c = { statements: 0, tipReads: 0, requests: 0, fromCache: 0, responseCacheHits: 0, dbSeconds: 0 };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('explorer_db_query_duration_seconds_count{')) {
+      const v = Number(line.slice(line.lastIndexOf(' ') + 1));
+      if (/query="state\.(tip|read)"/.test(line)) c.tipReads += v;
+      else c.statements += v;
+    } else if (line.startsWith('explorer_db_query_duration_seconds_sum{')) {
+      if (!/query="state\.(tip|read)"/.test(line))
+        c.dbSeconds += Number(line.slice(line.lastIndexOf(' ') + 1));
+    } else if (line.startsWith('explorer_http_requests_total{')) {
+      const v = Number(line.slice(line.lastIndexOf(' ') + 1));
+      c.requests += v;
+      if (!/cache="(none|miss)"/.test(line)) c.fromCache += v;
+    } else if (line.startsWith('explorer_response_cache_hits_total')) {
+      c.responseCacheHits += Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+  }
+  return c;
 }
 
 const median = (xs) => {

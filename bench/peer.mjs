@@ -6,17 +6,15 @@
 // usage: node bench/peer.mjs [--connections 16] [--seconds 5] [--utxo-set 520000] [--out bench/out/peer.json]
 // Needs a built workspace (pnpm build), PostgreSQL (BENCH_DATABASE_URL) and litecoind
 // (scripts/install-litecoind.sh).
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { accessSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPgSql, openDatabase } from '../packages/db/dist/index.js';
 import { createDefinitions, createIndexer, createNodeClient } from '../packages/indexer/dist/index.js';
+import { litecoindBin, startLitecoind } from './lib.mjs';
 import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
@@ -32,85 +30,17 @@ const connections = Number(values.connections);
 const seconds = Number(values.seconds);
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const bin = ['/usr/lib/litecoin/litecoind', '/usr/bin/litecoind'].find((p) => {
-  try {
-    accessSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-});
-if (!bin || spawnSync(bin, ['-version']).status !== 0) {
+if (!litecoindBin()) {
   console.error('bench/peer: litecoind is not installed (scripts/install-litecoind.sh installs it)');
   process.exit(2);
 }
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 // 1. A regtest node with a wallet, on loopback.
-const datadir = mkdtempSync(join(tmpdir(), 'bench-litecoind-'));
-const rpcPort = await freePort();
-const user = 'bench';
-const password = randomBytes(12).toString('hex');
-const node = spawn(
-  bin,
-  [
-    '-regtest',
-    `-datadir=${datadir}`,
-    '-server=1',
-    '-listen=0',
-    '-connect=0',
-    '-dnsseed=0',
-    '-printtoconsole=0',
-    `-rpcport=${rpcPort}`,
-    '-rpcbind=127.0.0.1',
-    '-rpcallowip=127.0.0.1',
-    `-rpcuser=${user}`,
-    `-rpcpassword=${password}`,
-    '-rpcthreads=4',
-    '-rpcworkqueue=1024',
-    '-txindex=1',
-    '-fallbackfee=0.0001',
-  ],
-  { stdio: 'ignore' },
-);
-const cleanup = () => {
-  node.kill('SIGKILL');
-  rmSync(datadir, { recursive: true, force: true });
-};
-process.on('exit', cleanup);
-const auth = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-const rpcHttp = `http://127.0.0.1:${rpcPort}/`;
-async function rpcAt(path, method, ...params) {
-  const res = await fetch(`${rpcHttp}${path}`, {
-    method: 'POST',
-    headers: { authorization: auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params }),
-  });
-  const reply = JSON.parse(await res.text());
-  if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
-  return reply.result;
-}
-const rpc = (method, ...params) => rpcAt('', method, ...params);
+const node = await startLitecoind({ args: ['-rpcthreads=4', '-rpcworkqueue=1024'] });
+const { auth, rpc } = node;
+const rpcHttp = node.url;
 /** Calls of the spending wallet (two wallets are loaded, so wallet calls name theirs). */
-const wallet = (method, ...params) => rpcAt('wallet/bench', method, ...params);
-for (let i = 0; ; i++) {
-  try {
-    await rpc('getblockchaininfo');
-    break;
-  } catch (err) {
-    if (i > 300) throw err;
-    await sleep(100);
-  }
-}
+const wallet = (method, ...params) => node.wallet('bench', method, ...params);
 
 // 2. A chain below MWEB activation (height 432): a busy bech32 address with 200 UTXOs, and a block of 150 txs.
 console.error('bench/peer: building a regtest chain…');
@@ -120,7 +50,7 @@ await rpc('createwallet', 'sink');
 const miner = await wallet('getnewaddress', '', 'bech32');
 // 300 blocks: 200 mature coinbases to spend from. Mining every 25 sends keeps unconfirmed chains short.
 await rpc('generatetoaddress', 300, miner);
-const busy = await rpcAt('wallet/sink', 'getnewaddress', '', 'bech32');
+const busy = await node.wallet('sink', 'getnewaddress', '', 'bech32');
 for (let i = 0; i < 200; i++) {
   await wallet('sendtoaddress', busy, Number((0.01 + i / 1e6).toFixed(8)));
   if (i % 25 === 24) await rpc('generatetoaddress', 1, miner);
@@ -128,7 +58,7 @@ for (let i = 0; i < 200; i++) {
 // scantxoutset reads the whole UTXO set, so give it one of some size: transactions of 1,000 outputs each
 // (about 31 kB), 20 to a block, which keeps the chain below MWEB activation for up to ~2,400 of them.
 const fillers = [];
-for (let i = 0; i < 1000; i++) fillers.push(await rpcAt('wallet/sink', 'getnewaddress', '', 'bech32'));
+for (let i = 0; i < 1000; i++) fillers.push(await node.wallet('sink', 'getnewaddress', '', 'bech32'));
 const payouts = Object.fromEntries(fillers.map((a) => [a, 0.0001]));
 const fillerTxs = Math.ceil(Number(values['utxo-set']) / 1000);
 for (let i = 0; i < fillerTxs; i++) {
@@ -148,7 +78,7 @@ const dbUrl = new URL(baseUrl);
 dbUrl.pathname = `/${dbName}`;
 const admin = createPgSql({ connectionString: baseUrl, max: 1 });
 await admin.query(`CREATE DATABASE ${dbName}`);
-const nodeUrl = `http://${user}:${password}@127.0.0.1:${rpcPort}/`;
+const nodeUrl = node.urlWithCredentials;
 const sql = await openDatabase({ url: dbUrl.toString(), poolSize: 2 });
 const indexer = createIndexer({
   sql,

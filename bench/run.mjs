@@ -13,6 +13,7 @@ import { createPgSql } from '../packages/db/dist/index.js';
 import { coldTable } from './cold-table.mjs';
 import { eventsTable } from './events-table.mjs';
 import { dbUrl } from './lib.mjs';
+import { peersColdTable } from './peers-cold-table.mjs';
 
 const { values } = parseArgs({
   // `pnpm bench -- --skip-peer` hands the script a leading `--`.
@@ -25,7 +26,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     'skip-peer': { type: 'boolean', default: false },
     // Reuse the databases and results an earlier run's sync step left (bench_small, bench_large);
-    // --skip-peer likewise reports the last peer run.
+    // --skip-peer likewise reports the last peer runs (bench/peer.mjs and bench/peers-cold.mjs).
     'skip-sync': { type: 'boolean', default: false },
     // Live events to 1,000 SSE clients (bench/events.mjs, about two minutes); skipped, the last run is reported.
     'skip-events': { type: 'boolean', default: false },
@@ -107,7 +108,18 @@ for (const [database, label] of [
 if (!values['skip-events'])
   step('bench/events.mjs', ['--database-url', base, '--out', 'bench/out/events.json']);
 if (!values['skip-sync']) step('bench/fetch.mjs', ['--out', 'bench/out/fetch.json']);
-if (!values['skip-peer']) step('bench/peer.mjs', ['--out', 'bench/out/peer.json']);
+if (!values['skip-peer']) {
+  step('bench/peer.mjs', ['--out', 'bench/out/peer.json']);
+  // btc-rpc-explorer is installed with npm into a temporary directory (or left out, saying why).
+  step('bench/peers-cold.mjs', [
+    '--connections',
+    values.connections,
+    '--seconds',
+    values.seconds,
+    '--out',
+    'bench/out/peers-cold.json',
+  ]);
+}
 const exists = (name) => {
   try {
     readFileSync(`bench/out/${name}.json`);
@@ -224,6 +236,14 @@ if (exists('cold-large') && exists('cold-large-core')) {
     `### Cold and repeated reads (\`bench/cold.mjs\`, ${pearl.connections} connections, ${pearl.seconds} s per round, median of three rounds; ratio = req/s ÷ bare-Hono req/s at the same body size, same run)`,
     '',
     ...coldTable(pearl, read('cold-large-core')),
+  );
+}
+if (exists('peers-cold')) {
+  lines.push(
+    '',
+    '### Cold reads against the peers (one litecoind regtest chain; `bench/peers-cold.mjs`)',
+    '',
+    ...peersColdTable(read('peers-cold')),
   );
 }
 if (exists('events')) {
