@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { spawnSync } from 'node:child_process';
 // Cold and repeated reads per endpoint class, each against the ceiling measured in the same run: a bare Hono
 // route returning a static JSON body of the next power of two above the class's median body size
 // (bench/ceiling-server.mjs).
@@ -17,14 +16,23 @@ import { spawnSync } from 'node:child_process';
 //          [--out bench/out/cold-large.json]
 // Needs a built workspace (pnpm build) and wrk (apt-get install wrk). The load generator shares the cores.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPgSql } from '../packages/db/dist/index.js';
 import { planReport } from './db-peer.mjs';
-import { median, postgresCpu, procCpu, rssMiB, startScript, wrkSkipReason } from './lib.mjs';
+import {
+  backendCpu,
+  cpuBetween,
+  explorerCounters,
+  freePort,
+  median,
+  procCpu,
+  rssMiB,
+  runWrk,
+  startScript,
+  wrkSkipReason,
+} from './lib.mjs';
 import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
@@ -59,16 +67,6 @@ const threads = 2;
 const out = values.out ?? `bench/out/cold-${values.label}.json`;
 const log = (line) => console.error(`bench/cold ${values.label}: ${line}`);
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
 // Samples, disjoint between classes: no class's request names what another's asked.
 const sql = createPgSql({ connectionString: values['database-url'], max: 1 });
 const [{ tip }] = await sql.query('SELECT tip_height AS tip FROM indexer_state WHERE id = 1');
@@ -87,7 +85,7 @@ const withUtxos = new Set(
     addresses.slice(perClass * 2),
   ),
 );
-await sql.close();
+const dbName = new URL(values['database-url']).pathname.slice(1);
 
 const slice = (list, i, n = perClass) => list.slice(i * n, (i + 1) * n);
 const halfHeights = heights.slice(Math.ceil(heights.length / 2));
@@ -164,77 +162,14 @@ const stop = () => {
 process.on('exit', stop);
 process.on('SIGINT', () => process.exit(130));
 
-/** The server's counters: statements by query name, responses by cache. */
-async function counters() {
-  // A connection of its own each time: the metrics listener closes idle ones between rounds.
-  const text = await new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port: metricsPort, path: '/metrics', agent: false }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d) => {
-          body += d;
-        });
-        res.on('end', () => resolve(body));
-      })
-      .on('error', reject);
-  });
-  const c = { statements: 0, tipReads: 0, requests: 0, fromCache: 0, responseCacheHits: 0, dbSeconds: 0 };
-  for (const line of text.split('\n')) {
-    if (line.startsWith('explorer_db_query_duration_seconds_count{')) {
-      const v = Number(line.slice(line.lastIndexOf(' ') + 1));
-      if (/query="state\.(tip|read)"/.test(line)) c.tipReads += v;
-      else c.statements += v;
-    } else if (line.startsWith('explorer_db_query_duration_seconds_sum{')) {
-      if (!/query="state\.(tip|read)"/.test(line))
-        c.dbSeconds += Number(line.slice(line.lastIndexOf(' ') + 1));
-    } else if (line.startsWith('explorer_http_requests_total{')) {
-      const v = Number(line.slice(line.lastIndexOf(' ') + 1));
-      c.requests += v;
-      if (!/cache="(none|miss)"/.test(line)) c.fromCache += v;
-    } else if (line.startsWith('explorer_response_cache_hits_total')) {
-      c.responseCacheHits += Number(line.slice(line.lastIndexOf(' ') + 1));
-    }
-  }
-  return c;
-}
-
-/** One wrk run of `paths` (walked once, striped over the threads) for `secs` seconds. */
+/** One wrk run of `paths` (walked once, striped over the threads) for `secs` seconds; any error fails the run. */
 function wrk(base, paths, secs) {
   const file = join(dir, 'paths.txt');
   writeFileSync(file, `${paths.join('\n')}\n`);
-  const r = spawnSync(
-    'wrk',
-    [
-      '-t',
-      String(threads),
-      '-c',
-      String(connections),
-      '-d',
-      `${secs}s`,
-      '--timeout',
-      '30s',
-      '-s',
-      'bench/wrk-paths.lua',
-      base,
-    ],
-    { encoding: 'utf8', env: { ...process.env, WRK_PATHS: file, WRK_THREADS: String(threads) } },
-  );
-  const line = r.stdout.split('\n').find((l) => l.startsWith('{"requests"'));
-  if (r.status !== 0 || !line) throw new Error(`wrk failed (${r.status}): ${r.stderr || r.stdout}`);
-  const w = JSON.parse(line);
-  const errors = w.connect + w.read + w.write + w.status + w.timeout;
-  if (errors > 0)
-    throw new Error(`${base}${paths[0]}: ${errors} errors or non-2xx answers under load (${line})`);
-  return {
-    rps: Math.round(w.requests / (w.durationUs / 1e6)),
-    p50: Math.round(w.p50 / 100) / 10,
-    p99: Math.round(w.p99 / 100) / 10,
-    requests: w.requests,
-    // Paths consumed: each thread walks its own stripe.
-    used: w.mostPerThread * threads,
-    wrapped: w.wrapped === 1,
-  };
+  const r = runWrk({ url: base, file, seconds: secs, connections, threads });
+  if (r.errors > 0)
+    throw new Error(`${base}${paths[0]}: ${r.errors} errors or non-2xx answers under load (${r.raw})`);
+  return r;
 }
 
 const get = async (path) => {
@@ -284,11 +219,15 @@ for (const [name, all] of chosen) {
       pool = pool.slice(w.used);
     } else wrk(api, [hotPath], 2);
     for (let r = 0; r < rounds; r++) {
-      const before = await counters();
-      const cpu0 = { server: procCpu(server.proc.pid), postgres: postgresCpu() };
+      const before = await explorerCounters(metricsPort);
+      // PostgreSQL's CPU: the backends of this database only, not the machine's other work.
+      const cpu0 = { server: procCpu(server.proc.pid), postgres: await backendCpu(sql, dbName) };
       const m = mode === 'cold' ? wrk(api, pool, seconds) : wrk(api, [hotPath], seconds);
-      const cpu = { server: procCpu(server.proc.pid) - cpu0.server, postgres: postgresCpu() - cpu0.postgres };
-      const after = await counters();
+      const cpu = {
+        server: procCpu(server.proc.pid) - cpu0.server,
+        postgres: cpuBetween(cpu0.postgres, await backendCpu(sql, dbName)),
+      };
+      const after = await explorerCounters(metricsPort);
       if (mode === 'cold') {
         wrapped ||= m.wrapped;
         pool = pool.slice(m.used);
@@ -300,7 +239,7 @@ for (const [name, all] of chosen) {
         statementsPerRequest: Math.round(((after.statements - before.statements) / requests) * 100) / 100,
         tipReadsPerRequest: Math.round(((after.tipReads - before.tipReads) / requests) * 1000) / 1000,
         dbMsPerRequest: Math.round(((after.dbSeconds - before.dbSeconds) * 1e5) / requests) / 100,
-        // CPU per request: the server's own, and every PostgreSQL process's (other work on the machine included).
+        // CPU per request: the server's own, and that of the PostgreSQL backends serving its database.
         serverCpuMs: Math.round((cpu.server * 1e5) / m.requests) / 100,
         postgresCpuMs: Math.round((cpu.postgres * 1e5) / m.requests) / 100,
         fromCache: Math.round(((after.fromCache - before.fromCache) / requests) * 1000) / 1000,
@@ -345,6 +284,7 @@ for (const [name, all] of chosen) {
   }
 }
 clearInterval(sampler);
+await sql.close();
 
 const result = {
   date: new Date().toISOString(),
