@@ -50,7 +50,7 @@ describe.skipIf(reason !== null)('the database peer of an endpoint (pgbench, Pos
     expect(result.tps).toBeGreaterThan(0);
     expect(result.statements).toBe(page.statements.length);
     expect(byPath.get(`/v1/search?q=${tx.hash}`).statements.map((s: { name: string }) => s.name)).toContain(
-      'search.hash',
+      'search.all',
     );
   });
 });
