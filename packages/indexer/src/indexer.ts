@@ -124,6 +124,10 @@ export interface IndexerObserver {
   committed?(blocks: number, txs: number): void;
   /** A reorganisation was rolled back: `depth` blocks were removed. */
   reorg?(depth: number): void;
+  /** A sync's progress was reported (what its `syncing: …` log line says), every `progressIntervalMs`. */
+  progress?(report: SyncProgress): void;
+  /** The index reached the node's tip, at `height`. */
+  synced?(height: number): void;
 }
 
 /** How the indexer records live events. */
@@ -410,6 +414,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
           // Recorded before it is logged: once the line is out, /v1/status in any process shows it (or a later one).
           await setProgress(report);
           log.info({ ...report }, progressLine(report));
+          opts.observe?.progress?.(report);
         }
       });
     const { mismatch } = await runPipeline<ParsedBlock, PreparedBatch>(
@@ -493,6 +498,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     txsSinceSynced = 0;
     batchesSinceSynced = 0;
     await setState('synced');
+    opts.observe?.synced?.(status.tipHeight);
     return { applied, rolledBack };
   }
 

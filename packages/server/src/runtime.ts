@@ -49,7 +49,7 @@ import { createMetrics, type Metrics, serveMetrics } from './metrics/index.js';
 import { createNodeAdapter, type NodeAdapter } from './node-adapter.js';
 import { connectRedis, type RedisLink } from './redis.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
-import { followSyncProgress } from './sync-progress.js';
+import { observeAll, syncProgressWriter } from './sync-progress.js';
 import { SERVER_VERSION } from './version.js';
 import { createWalletPool, defaultWalletThreads } from './wallet-pool.js';
 import { createWebhookWorker } from './webhooks/worker.js';
@@ -81,7 +81,7 @@ export interface RuntimeOptions {
    * node's): the process should close the runtime and exit. Without it the API goes on serving.
    */
   onFatal?: (err: Error) => void;
-  /** Told the sync's progress as lines for a person (a terminal whose log hides it); see followSyncProgress. */
+  /** Told the sync's progress as lines for a person (a terminal whose log hides it); see syncProgressWriter. */
   progress?: (line: string) => void;
 }
 
@@ -434,7 +434,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
         // transactions let the API's reads (and a Ctrl-C) in between them while a sync runs.
         ...(writeSql.driver === 'pglite' ? EMBEDDED_SYNC_BATCH : {}),
         events: { onEvents: publishEvents, retain: config.eventsRetain },
-        observe: metrics?.indexer,
+        observe: observeAll(metrics?.indexer, opts.progress && syncProgressWriter(opts.progress)),
       });
       // The demo's node runs in this process, so its chain is checked now, before its index is reconciled.
       if (demo && chain) {
@@ -444,7 +444,6 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       await started.start();
       indexer = started;
       closers.push(() => started.stop());
-      if (opts.progress) closers.push(followSyncProgress(started, opts.progress));
       // Everything else that writes (mempool rows, market data, webhook attempts) starts once the indexer knows
       // that the database holds the node's chain: a database of another chain is left as it was found.
       const writers: (() => Promise<void> | void)[] = [];

@@ -1,30 +1,42 @@
-import { type Indexer, progressLine } from '@explorer/indexer';
-
-/** How often the terminal's progress line is looked for; the indexer renews its figures every 5 s. */
-const LOOK_MS = 1_000;
+import { type IndexerObserver, progressLine } from '@explorer/indexer';
 
 /**
  * Writes the sync's progress for a person at a terminal, where the log's level hides the indexer's own
- * `syncing: …` lines (`npm start` runs the server at `warn`): each new report of the indexer as one line,
- * then one line when the index reaches the node. Returns the function that stops it.
- * @example const stop = followSyncProgress(indexer, (line) => process.stderr.write(`${line}\n`))
+ * `syncing: …` lines (`npm start` runs the server at `warn`): each report of the indexer as one line, as it
+ * is made, then one line when the index reaches the node. A sync of one batch reports nothing, and says
+ * nothing. The indexer's observer that does it (createIndexer's `observe`).
+ * @example createIndexer({ ..., observe: syncProgressWriter((line) => process.stderr.write(`${line}\n`)) })
  */
-export function followSyncProgress(indexer: Indexer, write: (line: string) => void): () => void {
-  let last: string | null = null;
+export function syncProgressWriter(write: (line: string) => void): IndexerObserver {
   let syncing = false;
-  const look = () => {
-    const s = indexer.status();
-    const p = s.progress;
-    if (p && p.updatedAt !== last) {
-      last = p.updatedAt;
+  return {
+    progress(report) {
       syncing = true;
-      write(`explorer-server: ${progressLine(p)}`);
-    } else if (syncing && s.state === 'synced') {
+      write(`explorer-server: ${progressLine(report)}`);
+    },
+    synced(height) {
+      if (!syncing) return;
       syncing = false;
-      write(`explorer-server: synced: the index reached the node at height ${s.tipHeight}`);
-    }
+      write(`explorer-server: synced: the index reached the node at height ${height}`);
+    },
   };
-  const timer = setInterval(look, LOOK_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+}
+
+/** One observer that tells each of `observers` (the absent ones left out) what the indexer reports. */
+export function observeAll(...observers: (IndexerObserver | undefined)[]): IndexerObserver {
+  const all = observers.filter((o): o is IndexerObserver => o !== undefined);
+  return {
+    committed: (blocks, txs) => {
+      for (const o of all) o.committed?.(blocks, txs);
+    },
+    reorg: (depth) => {
+      for (const o of all) o.reorg?.(depth);
+    },
+    progress: (report) => {
+      for (const o of all) o.progress?.(report);
+    },
+    synced: (height) => {
+      for (const o of all) o.synced?.(height);
+    },
+  };
 }
