@@ -1,5 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalDump, DEFAULT_RESERVE_BYTES, openDatabase } from '@explorer/db';
@@ -22,7 +21,7 @@ import {
   startPrimary,
   waitFor,
 } from '@explorer/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type Started, startProcess, stopProcess } from '../test-support/processes.js';
 
 // A disk that fills while the explorer indexes, in both modes: the data directory (PGlite) or a PostgreSQL
@@ -40,24 +39,10 @@ if (!reason && pgReason) console.log(`[disk-full] ${pgReason}: PostgreSQL case s
 const MB = 1024 * 1024;
 
 describe.skipIf(reason !== null)('a full disk (built server)', () => {
-  let devnet: Devnet;
-  let nodeUrl: string;
-  let closeDevnet: () => Promise<void>;
-  let files: { poolsFile: string; labelsFile: string };
   const cleanup: (() => Promise<void> | void)[] = [];
 
-  beforeAll(async () => {
-    devnet = createDevnet({ seed: 'disk-full', blocks: 150, txPerBlock: 30, coinbaseMaturity: 5 });
-    const s = await devnet.listen({ port: 0 });
-    nodeUrl = s.url;
-    closeDevnet = s.close;
-    const defsDir = mkdtempSync(join(tmpdir(), 'explorer-disk-full-'));
-    cleanup.push(() => rmSync(defsDir, { recursive: true, force: true }));
-    files = devnet.writeDefinitions(defsDir);
-  });
   afterAll(async () => {
     for (const c of cleanup.reverse()) await Promise.resolve(c()).catch(() => {});
-    await closeDevnet?.();
   });
 
   /** A fresh index of the chain `node` serves now, for comparison. */
@@ -83,13 +68,11 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
     cleanup.push(() => fs.unmount());
     return fs;
   };
-  const start = async (env: Record<string, string>, node = nodeUrl): Promise<Started & { url: string }> => {
+  const start = async (env: Record<string, string>, node: string): Promise<Started & { url: string }> => {
     const s = await startProcess(
       [serverBin, 'start', '--port', '0'],
       {
         NODE_RPC_URL: node,
-        POOLS_FILE: files.poolsFile,
-        LABELS_FILE: files.labelsFile,
         METRICS_PORT: 'off',
         LOG_LEVEL: 'warn',
         INDEXER_POLL_MS: '200',
@@ -123,11 +106,25 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
     return full;
   }
 
+  /** A node that keeps mining, so that the indexer has something to write whenever the disk fills. */
+  async function liveNode(seed: string, dir: string) {
+    const live = createDevnet({ seed, blocks: 60, txPerBlock: 30, coinbaseMaturity: 5 });
+    const listening = await live.listen({ port: 0 });
+    cleanup.push(() => {
+      live.stopMining();
+      return listening.close();
+    });
+    live.startMining(250);
+    mkdirSync(dir, { recursive: true });
+    return { live, url: listening.url, defs: live.writeDefinitions(dir) };
+  }
+
   it('embedded: stops writing with one line, serves, resumes, stops on SIGTERM, ends equal to a fresh index', async () => {
     const fs = mounted(256);
     const dataDir = join(fs.dir, 'data');
-    const env = { EXPLORER_DATA_DIR: dataDir };
-    const server = await start(env);
+    const { live, url, defs } = await liveNode('disk-full-embedded', join(fs.dir, 'definitions'));
+    const env = { EXPLORER_DATA_DIR: dataDir, POOLS_FILE: defs.poolsFile, LABELS_FILE: defs.labelsFile };
+    const server = await start(env, url);
     await waitFor('the sync to get going', async () => (await indexer(server.url)).tipHeight >= 20);
     // The index's own next writes take it below what the embedded database keeps free.
     fs.fill(DEFAULT_RESERVE_BYTES + 2 * MB);
@@ -146,15 +143,16 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
     expect(await stopProcess(server.proc)).toBe(0);
 
     fs.unfill();
-    const again = await start(env);
+    live.stopMining();
+    const again = await start(env, url);
     await waitFor('the index to reach the node', async () => {
       const s = await indexer(again.url);
-      return s.state === 'synced' && s.tipHeight === devnet.height();
+      return s.state === 'synced' && s.tipHeight === live.height();
     });
     expect(await stopProcess(again.proc)).toBe(0);
     const sql = await openDatabase({ dataDir, migrate: false });
     try {
-      expect(await canonicalDump(sql)).toEqual(await freshDump(nodeUrl, devnet));
+      expect(await canonicalDump(sql)).toEqual(await freshDump(url, live));
     } finally {
       await sql.close();
     }
@@ -184,16 +182,7 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
       }
       await admin.query('CHECKPOINT', [], 'test.wal');
       await admin.close();
-      // A node that keeps mining, so that the indexer has something to write whenever the disk fills.
-      const live = createDevnet({ seed: 'disk-full-pg', blocks: 60, txPerBlock: 30, coinbaseMaturity: 5 });
-      const liveNode = await live.listen({ port: 0 });
-      cleanup.push(() => {
-        live.stopMining();
-        return liveNode.close();
-      });
-      live.startMining(250);
-      mkdirSync(join(fs.dir, 'unused'));
-      const defs = live.writeDefinitions(join(fs.dir, 'unused'));
+      const { live, url, defs } = await liveNode('disk-full-pg', join(fs.dir, 'unused'));
       const server = await start(
         {
           DATABASE_URL: cluster.url('explorer'),
@@ -201,7 +190,7 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
           POOLS_FILE: defs.poolsFile,
           LABELS_FILE: defs.labelsFile,
         },
-        liveNode.url,
+        url,
       );
       await waitFor('the sync to get going', async () => (await indexer(server.url)).tipHeight >= 20);
       fs.fill(2 * MB);
@@ -218,7 +207,7 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
       expect(await stopProcess(server.proc)).toBe(0);
       const sql = await openDatabase({ url: cluster.url('explorer'), migrate: false });
       try {
-        expect(await canonicalDump(sql)).toEqual(await freshDump(liveNode.url, live));
+        expect(await canonicalDump(sql)).toEqual(await freshDump(url, live));
       } finally {
         await sql.close();
       }
