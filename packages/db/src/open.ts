@@ -33,6 +33,8 @@ export interface DatabaseConfig {
   preparedStatements?: boolean;
   /** Told how long each statement took, by query name (metrics); see observeSql. */
   onQuery?: QueryObserver;
+  /** What a `memory://` database starts from: another's `Sql.snapshot()` (migrations then run as usual). */
+  snapshot?: Blob;
 }
 
 /**
@@ -100,5 +102,6 @@ async function connect(config: DatabaseConfig): Promise<Sql> {
     : await createPgliteSql({
         dataDir: config.dataDir === 'memory://' ? undefined : join(config.dataDir ?? '.explorer', 'pgdata'),
         schema: config.schema,
+        loadDataDir: config.snapshot,
       });
 }

@@ -27,6 +27,11 @@ export interface Sql {
    */
   poolStats?(): PoolStats;
   /**
+   * The embedded database's data directory as a tarball (PGlite only), which another in-memory database
+   * starts from (`openDatabase({ dataDir: 'memory://', snapshot })`) without running initdb and migrations.
+   */
+  snapshot?(): Promise<Blob>;
+  /**
    * Appends rows to a table with `COPY … FROM STDIN`, where the driver supports it (node-postgres); values
    * are strings, numbers, booleans, null or Uint8Array, in `columns` order. Bulk inserts use it when present.
    */

@@ -13,6 +13,8 @@ export interface PgliteOptions {
    * it, writes are refused with DiskFullError while reads go on. See diskGuard.
    */
   reserveBytes?: number;
+  /** The data directory to start from, as `Sql.snapshot()` made it, in place of a new one (in memory only). */
+  loadDataDir?: Blob;
 }
 
 /** Free space below which the embedded database stops writing: a few WAL segments and what a batch writes. */
@@ -231,6 +233,7 @@ export async function createPgliteSql(opts: PgliteOptions = {}): Promise<Sql> {
   const db = await PGlite.create(opts.dataDir, {
     parsers,
     startParams: [...PGlite.defaultStartParams, ...WAL_SETTINGS],
+    ...(opts.loadDataDir && !opts.dataDir ? { loadDataDir: opts.loadDataDir } : {}),
   });
   if (opts.schema) {
     await db.exec(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"; SET search_path TO "${opts.schema}"`);
@@ -267,5 +270,9 @@ export async function createPgliteSql(opts: PgliteOptions = {}): Promise<Sql> {
     close,
     disk?.guard,
   );
+  self.snapshot = async () => {
+    await reads.drained();
+    return db.dumpDataDir('none');
+  };
   return self;
 }

@@ -19,7 +19,7 @@ import {
 import { createMetrics } from './metrics.js';
 
 const BLOCKS = 20;
-const REQUESTS = 10_000;
+const REQUESTS = 2_000;
 const standalone = fileURLToPath(new URL('../../../../examples/standalone/', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'explorer-metrics-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
