@@ -10,8 +10,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 /**
  * The longest files first, so that the two workers end together. Vitest orders by the durations of the last
  * run; a checkout that has none (a clean clone, as CI runs) would keep the files' alphabetical order, and a
- * file of minutes could start last. Then the files that start processes (servers, nodes, the built CLI) come
- * first, each group larger first.
+ * file of minutes could start last. Without durations, a file's size stands for its length, four times over
+ * for a file that starts processes (servers, nodes, the built CLI).
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -46,8 +46,9 @@ export default defineConfig({
     // Servers the tests start as child processes inherit this: without it every one would try the default
     // metrics port (9464) and all but the first would warn. Tests of the metrics set METRICS_PORT themselves.
     env: { METRICS_PORT: 'off' },
-    // One worker per core: the suite mostly waits on PostgreSQL, child processes and sockets (a run with one
-    // worker, vitest's default on two cores, kept the machine about half idle).
+    // One worker per core (a run with one worker, vitest's default on two cores, kept the machine about half
+    // idle). More do not help: the suite keeps both cores busy (twelve files of servers and syncs: 190 s with
+    // two workers, 220 s with four).
     maxWorkers: Math.max(2, availableParallelism()),
     sequence: { sequencer: LongestFirst },
   },
