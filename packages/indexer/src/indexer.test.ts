@@ -39,7 +39,7 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
   let definitions: Definitions;
 
   beforeAll(async () => {
-    devnet = createDevnet({ seed: `indexer-${driver}`, blocks: 160, txPerBlock: 8, coinbaseMaturity: 5 });
+    devnet = createDevnet({ seed: `indexer-${driver}`, blocks: 60, txPerBlock: 6, coinbaseMaturity: 5 });
     const server = await devnet.listen({ port: 0 });
     close = server.close;
     node = createNodeClient({ url: server.url });
@@ -50,7 +50,7 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
       sql: db.sql,
       node,
       definitions,
-      batchTxTarget: 200,
+      batchTxTarget: 80,
       maxReorgDepth: 12,
       observe: {
         committed: (blocks, txs) => {
@@ -96,7 +96,7 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
       sql: other.sql,
       node,
       definitions,
-      batchTxTarget: 60,
+      batchTxTarget: 30,
       cache: { maxUtxos: 8, maxBalances: 4 },
     });
     try {

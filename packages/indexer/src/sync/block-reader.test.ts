@@ -19,7 +19,7 @@ const text = (blocks: ParsedBlock[]) =>
           : v,
   );
 
-// Reader threads load the indexer from its source here (through tsx), as they load dist/block-worker.js in a
+// Reader threads run the indexer's source here (bundled by esbuild), as they load dist/block-worker.js in a
 // build; the packaging test runs the built ones from the published tarball.
 describe.each(['pearl', 'bitcoin'] as const)('block reader threads (%s devnet)', (dialect) => {
   const devnet = createDevnet({

@@ -1,6 +1,8 @@
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '@explorer/core';
 import type { ChainProfile } from '../chains/profile.js';
@@ -83,8 +85,9 @@ export function createBlockReader(opts: BlockReaderOptions): BlockReader {
   let nextId = 1;
 
   const spawn = (): Slot => {
-    const { url, execArgv } = workerEntry();
+    const { url, eval: evaluated, execArgv } = workerEntry();
     const worker = new Worker(url, {
+      eval: evaluated,
       workerData: data,
       execArgv,
       resourceLimits: { maxOldGenerationSizeMb: opts.threadHeapMb ?? 128 },
@@ -179,17 +182,58 @@ export function createBlockReader(opts: BlockReaderOptions): BlockReader {
 
 /**
  * Where a reader thread's code is: beside the built module (`dist/block-worker.js`, an entry of its own), or,
- * where the indexer runs from its TypeScript source (its tests), the source file, loaded through tsx with the
- * workspace's source condition.
+ * where the indexer runs from its TypeScript source (its tests), the source file and what it imports bundled by
+ * esbuild with the workspace's source condition, given to each thread as its code. A thread that loaded the
+ * source through a TypeScript loader took two seconds of CPU to start; the bundle is made once per checkout of
+ * the sources it holds (kept under the package's node_modules/.cache, made again when one of them changes).
  */
-function workerEntry(): { url: URL; execArgv: string[] } {
+function workerEntry(): { url: URL | string; eval?: true; execArgv: string[] } {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return { url: new URL('./block-worker.js', here), execArgv: [] };
-  const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
-  const entry = new URL('./block-worker.ts', here).href;
-  const boot = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(entry)});`;
-  return {
-    url: new URL(`data:text/javascript,${encodeURIComponent(boot)}`),
-    execArgv: ['--conditions=explorer-source'],
-  };
+  sourceBundle ??= bundledSource(new URL('./block-worker.ts', here));
+  return { url: sourceBundle, eval: true, execArgv: [] };
+}
+
+let sourceBundle: string | undefined;
+
+function bundledSource(entry: URL): string {
+  const cache = fileURLToPath(new URL('../../node_modules/.cache/explorer-indexer/', entry));
+  const code = join(cache, 'block-worker.cjs');
+  const inputs = join(cache, 'block-worker.inputs.json');
+  try {
+    const known = JSON.parse(readFileSync(inputs, 'utf8')) as Record<string, number>;
+    if (Object.entries(known).every(([file, mtime]) => statSync(file).mtimeMs === mtime))
+      return readFileSync(code, 'utf8');
+  } catch {
+    // No bundle yet, or one of its sources is gone: made again below.
+  }
+  const esbuild = createRequire(entry)('esbuild') as typeof import('esbuild');
+  const out = esbuild.buildSync({
+    entryPoints: [fileURLToPath(entry)],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    conditions: ['explorer-source'],
+    // A native addon stays where it is installed.
+    external: ['secp256k1'],
+    logLevel: 'silent',
+    absWorkingDir: fileURLToPath(new URL('.', entry)),
+  });
+  const text = out.outputFiles[0]!.text;
+  const files: Record<string, number> = {};
+  for (const input of Object.keys(out.metafile.inputs)) {
+    const file = resolve(fileURLToPath(new URL('.', entry)), input);
+    files[file] = statSync(file).mtimeMs;
+  }
+  // Written beside and renamed, so that a test process reading it at the same time sees all of one or none.
+  mkdirSync(cache, { recursive: true });
+  const tmp = `${code}.${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, code);
+  writeFileSync(`${inputs}.${process.pid}`, JSON.stringify(files));
+  renameSync(`${inputs}.${process.pid}`, inputs);
+  return text;
 }
