@@ -18,7 +18,6 @@ import {
   dataDirInUse,
   directoryLockHolder,
   lockDirectory,
-  openDatabase,
   recordMarketNotConfigured,
   type Sql,
 } from '@explorer/db';
@@ -41,6 +40,7 @@ import { createServerApp } from './app.js';
 import { upgradeClientAddress } from './client-address.js';
 import { attachClientErrorHandler } from './client-errors.js';
 import { ConfigError, publicBaseUrl, type ServerConfig } from './config.js';
+import { openConfigured } from './database/open.js';
 import type { DevnetChain } from './devnet-chain.js';
 import { createEventHub } from './events/hub.js';
 import { attachWebSocket } from './events/websocket.js';
@@ -341,27 +341,13 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
     const metrics: Metrics | null = metricsListener ? created : null;
     if (metricsListener) beforeHttp.push(() => metricsListener.close());
     const metricsUrl = metricsListener?.url ?? null;
-    const dbOptions = {
-      poolSize: config.dbPoolSize,
-      statementTimeoutMs: config.dbStatementTimeoutMs,
-      connectionTimeoutMs: config.dbConnectTimeoutMs,
-      applicationName: 'explorer-server',
-      preparedStatements: config.dbPreparedStatements,
-      onQuery: metrics?.onQuery,
-    };
-    const sql: Sql = await openDatabase({
-      ...dbOptions,
-      url: config.databaseUrl ?? undefined,
-      dataDir: config.dataDir,
-      // The demo indexes a simulated chain: a storage upgrade rebuilds its index without asking.
-      rebuild: !config.nodeRpcUrl && config.index,
-    });
+    const sql: Sql = await openConfigured(config, 'api', { onQuery: metrics?.onQuery });
     closers.push(() => sql.close());
     metrics?.watchPool('primary', sql);
     metrics?.watch({ sql });
     let readSql = sql;
     if (config.databaseReadUrl) {
-      const replica = await openDatabase({ ...dbOptions, url: config.databaseReadUrl, migrate: false });
+      const replica = await openConfigured(config, 'replica', { onQuery: metrics?.onQuery });
       closers.push(() => replica.close());
       metrics?.watchPool('replica', replica);
       readSql = replica;
@@ -408,16 +394,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       // PGlite is one embedded instance (and applies no timeout), so it is shared.
       let writeSql = sql;
       if (config.databaseUrl) {
-        writeSql = await openDatabase({
-          url: config.databaseUrl,
-          // Two connections stay held by the writer locks (indexer, market refresher); the rest do the work.
-          poolSize: 5,
-          connectionTimeoutMs: config.dbConnectTimeoutMs,
-          applicationName: 'explorer-indexer',
-          preparedStatements: config.dbPreparedStatements,
-          migrate: false,
-          onQuery: metrics?.onQuery,
-        });
+        writeSql = await openConfigured(config, 'writer', { onQuery: metrics?.onQuery });
         closers.push(() => writeSql.close());
         metrics?.watchPool('writer', writeSql);
       }

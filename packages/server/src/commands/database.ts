@@ -1,5 +1,6 @@
-import { openDatabase, type Sql } from '@explorer/db';
+import type { Sql } from '@explorer/db';
 import type { ServerConfig } from '../config.js';
+import { openConfigured } from '../database/open.js';
 import { type CommandContext, configOrExit, failed } from './context.js';
 
 /** The flag of the commands that work on the database. */
@@ -23,12 +24,7 @@ export async function withDatabase(
   let code: number;
   try {
     // Applies pending migrations, so the command works on a database no server has started on yet.
-    const sql = await openDatabase({
-      url: config.databaseUrl ?? undefined,
-      dataDir: config.dataDir,
-      connectionTimeoutMs: config.dbConnectTimeoutMs,
-      applicationName: `explorer-server ${command}`,
-    });
+    const sql = await openConfigured(config, { command, migrate: true });
     try {
       code = await fn(sql, config);
     } finally {

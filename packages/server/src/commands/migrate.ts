@@ -2,13 +2,13 @@ import {
   INDEX_REBUILD,
   type MigrationPlan,
   migrate,
-  openDatabase,
   pendingMigrations,
   RebuildRequiredError,
   type Sql,
 } from '@explorer/db';
 import type { Command } from 'commander';
 import { settingOption } from '../config-docs.js';
+import { openConfigured } from '../database/open.js';
 import { type CommandContext, configOrExit, failed } from './context.js';
 
 /** Options of `migrate`. */
@@ -35,13 +35,7 @@ export function registerMigrate(program: Command, ctx: CommandContext): void {
       const config = configOrExit(ctx, { dataDir: flags.dataDir });
       if (!config) return;
       try {
-        const sql = await openDatabase({
-          url: config.databaseUrl ?? undefined,
-          dataDir: config.dataDir,
-          connectionTimeoutMs: config.dbConnectTimeoutMs,
-          applicationName: 'explorer-server migrate',
-          migrate: false,
-        });
+        const sql = await openConfigured(config, { command: 'migrate', migrate: false });
         try {
           await run(sql, flags, ctx);
         } finally {

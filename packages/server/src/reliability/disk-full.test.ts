@@ -140,10 +140,11 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
     const before = said();
     fs.fill(DEFAULT_RESERVE_BYTES - 8 * MB);
     await waitFor('writes to be refused', async () => said() > before);
+    // Nothing more to mine for: every block mined from here on is one more for the fresh index to compare.
+    live.stopMining();
     expect(await stopProcess(server.proc)).toBe(0);
 
     fs.unfill();
-    live.stopMining();
     const again = await start(env, url);
     await waitFor('the index to reach the node', async () => {
       const s = await indexer(again.url);
@@ -196,10 +197,12 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
       fs.fill(2 * MB);
       const full = await whileFull(server, /the database server could not write .*No space left on device/);
       const stuck = full.tipHeight;
+      // Blocks enough to resume with; every one mined beyond them is one more for the fresh index to compare.
+      await waitFor('the node to mine past the stuck tip', async () => live.height() > stuck + 2);
+      live.stopMining();
 
       fs.unfill();
       await waitFor('indexing to resume', async () => (await indexer(server.url)).tipHeight > stuck + 2);
-      live.stopMining();
       await waitFor('the index to reach the node', async () => {
         const s = await indexer(server.url);
         return s.state === 'synced' && s.tipHeight === live.height();
