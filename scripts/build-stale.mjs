@@ -3,14 +3,22 @@
 // dist/ is missing, older than their sources, or lacks a declaration file their package.json names. It builds
 // with declarations, so whatever it builds can be packed and published. Tests that run or pack dist/ call it
 // first; a lock keeps two test files from rebuilding the same folder at the same time.
+//
+// `--no-declarations` (for tests that only run dist/) asks for the JavaScript alone: declarations missing are
+// not a reason to build (type-checking them takes minutes of CPU), and what is fresh is answered at once,
+// without waiting for the lock that a build of another test's declarations holds meanwhile.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pnpmCommand } from './pnpm.mjs';
 import { isStale, packageDirs, root } from './stale.mjs';
 
-const names = process.argv.slice(2);
+const args = process.argv.slice(2);
+const declarations = !args.includes('--no-declarations');
+const names = args.filter((a) => !a.startsWith('--'));
 const wanted = names.length > 0 ? names : packageDirs();
+const stale = (name) => isStale(name, { declarations });
+if (!declarations && !wanted.some(stale)) process.exit(0);
 
 const lock = join(root, 'node_modules', '.explorer-build.lock');
 const started = Date.now();
@@ -28,12 +36,13 @@ for (;;) {
 }
 let status = 0;
 try {
-  const todo = wanted.filter((name) => isStale(name));
+  const todo = wanted.filter(stale);
   // Where only the declarations are missing (`npm test` builds without them), they are built alone: a full
   // build empties dist/ first, under the feet of the tests that run it meanwhile.
   const whole = todo.filter((name) => isStale(name, { declarations: false }));
   const declarationsOnly = todo.filter((name) => !whole.includes(name));
-  const { EXPLORER_SKIP_DTS: _skip, ...env } = process.env;
+  const { EXPLORER_SKIP_DTS: _skip, ...withDeclarations } = process.env;
+  const env = declarations ? withDeclarations : { ...process.env, EXPLORER_SKIP_DTS: '1' };
   const [pnpm, ...pre] = pnpmCommand();
   const steps = [
     [whole, 'building', ['run', 'build']],

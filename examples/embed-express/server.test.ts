@@ -79,9 +79,13 @@ describe('embed-express example: npm start while the demo holds the data dir', (
   }, async () => {
     const here = fileURLToPath(new URL('.', import.meta.url));
     // `npm start` runs the built packages, as a user's would.
-    execFileSync(process.execPath, [join(here, '../../scripts/build-stale.mjs'), 'chain', 'core', 'db'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    execFileSync(
+      process.execPath,
+      [join(here, '../../scripts/build-stale.mjs'), 'chain', 'core', 'db', '--no-declarations'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     const dataDir = mkdtempSync(join(tmpdir(), 'explorer-embed-express-'));
     mkdirSync(join(dataDir, 'pgdata')); // an indexed database, as the demo leaves it
     const holder = await holdDataDir(dataDir);

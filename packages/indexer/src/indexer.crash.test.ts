@@ -15,8 +15,8 @@ const reason =
   pgSkipReason() ?? (built ? null : 'packages/indexer/dist is missing (run pnpm build): crash test skipped');
 if (reason) console.log(`[indexer crash] ${reason}`);
 
-// 20 in the suite (each kill is a child process started and a database checked: about 4 s); CRASH_KILLS for more.
-const KILLS = Number(process.env.CRASH_KILLS ?? 20);
+// 12 in the suite (each kill is a child process started and a database checked: about 4 s); CRASH_KILLS for more.
+const KILLS = Number(process.env.CRASH_KILLS ?? 12);
 
 /** An in-process indexer over the devnet, to finish a sync or build the reference index. */
 const indexerOf = (sql: TestDatabase['sql'], url: string, devnet: Devnet) =>

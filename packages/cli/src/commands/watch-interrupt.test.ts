@@ -22,10 +22,14 @@ const SAFETY_MS = 120_000;
 
 let reason: string | null = null;
 try {
-  execFileSync(process.execPath, [join(root, 'scripts/build-stale.mjs'), 'cli', 'client'], {
-    cwd: root,
-    stdio: 'pipe',
-  });
+  execFileSync(
+    process.execPath,
+    [join(root, 'scripts/build-stale.mjs'), 'cli', 'client', '--no-declarations'],
+    {
+      cwd: root,
+      stdio: 'pipe',
+    },
+  );
   if (!existsSync(SERVER)) reason = 'the server is not built (run pnpm build)';
 } catch (err) {
   reason = `the build failed: ${(err as Error).message}`;
