@@ -18,6 +18,7 @@ import {
   writeIndexerStatus,
   writeSyncProgress,
 } from '@explorer/db';
+import { backoffMs } from './backoff.js';
 import { type ChainSelection, detectChain } from './chains/detect.js';
 import { type ChainInfo, type ChainProfile, ChainProfileError } from './chains/profile.js';
 import { keptLine, resolveDefinitions } from './definitions.js';
@@ -535,7 +536,10 @@ export function createIndexer(opts: IndexerOptions): Indexer {
         // A full disk is the operator's to fix: its own sentence is the line, repeated as the retries back off.
         if (err instanceof DatabaseError && err.diskFull) log.error({ err: message, failures }, message);
         else log.error({ err: message, failures }, 'indexer pass failed; retrying');
-        await sleep(Math.min(30_000, pollMs * 2 ** Math.min(failures, 5)), abort.signal);
+        await sleep(
+          backoffMs(failures, { firstMs: 2 * pollMs, maxMs: Math.min(30_000, 32 * pollMs) }),
+          abort.signal,
+        );
       }
     }
   }

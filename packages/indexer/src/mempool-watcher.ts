@@ -26,6 +26,7 @@ import {
   type Sql,
   writeMempoolState,
 } from '@explorer/db';
+import { backoffMs } from './backoff.js';
 import { type ChainSelection, detectChain } from './chains/detect.js';
 import type { ChainProfile } from './chains/profile.js';
 import type { NodeClient } from './node-client.js';
@@ -377,7 +378,7 @@ export function createMempoolWatcher(opts: MempoolWatcherOptions): MempoolWatche
         if (status.failures === 1 || message !== status.error)
           log.warn({ err: message }, 'mempool watcher: reading the mempool failed; retrying');
         status.error = message;
-        wait = Math.min(30_000, pollMs * 2 ** Math.min(status.failures, 4));
+        wait = backoffMs(status.failures, { firstMs: 2 * pollMs, maxMs: Math.min(30_000, 16 * pollMs) });
       }
       await sleep(wait, abort.signal);
     }

@@ -11,6 +11,7 @@ import {
   selectMarketChartSummaries,
   upsertMarketChart,
 } from '@explorer/db';
+import { backoffMs } from '../backoff.js';
 import { sleep } from '../sleep.js';
 import { MarketProviderError } from './errors.js';
 import type { MarketProvider } from './provider.js';
@@ -180,7 +181,7 @@ export function createMarketRefresher(opts: MarketRefresherOptions): MarketRefre
       const message = messageOf(err);
       const finishedAt = clock();
       failures += 1;
-      const backoff = Math.min(maxBackoffMs, intervalMs * 2 ** (failures - 1));
+      const backoff = backoffMs(failures, { firstMs: intervalMs, maxMs: maxBackoffMs });
       const retryAfter = err instanceof MarketProviderError ? err.retryAfterMs : undefined;
       const wait = Math.max(backoff, Math.min(retryAfter ?? 0, maxRetryAfterMs));
       const nextAttemptAt = finishedAt + wait;
