@@ -37,26 +37,31 @@ for (;;) {
 let status = 0;
 try {
   const todo = wanted.filter(stale);
-  // Where only the declarations are missing (`npm test` builds without them), they are built alone: a full
+  // Where only the declarations are missing (`npm test` builds without them), they are written alone: a full
   // build empties dist/ first, under the feet of the tests that run it meanwhile.
   const whole = todo.filter((name) => isStale(name, { declarations: false }));
-  const declarationsOnly = todo.filter((name) => !whole.includes(name));
   const { EXPLORER_SKIP_DTS: _skip, ...withDeclarations } = process.env;
   const env = declarations ? withDeclarations : { ...process.env, EXPLORER_SKIP_DTS: '1' };
   const [pnpm, ...pre] = pnpmCommand();
+  const typed = declarations ? todo : [];
   const steps = [
-    [whole, 'building', ['run', 'build']],
-    [declarationsOnly, 'building the declarations of', ['exec', 'tsup', '--dts-only']],
+    [
+      whole,
+      'building',
+      pnpm,
+      [...pre, ...whole.flatMap((n) => ['--filter', `./packages/${n}`]), 'run', 'build'],
+    ],
+    [
+      typed,
+      'writing the declarations of',
+      process.execPath,
+      [join(root, 'scripts/declarations.mjs'), ...typed],
+    ],
   ];
-  for (const [names, what, args] of steps) {
+  for (const [names, what, cmd, args] of steps) {
     if (names.length === 0 || status !== 0) continue;
     console.error(`build-stale: ${what} ${names.join(', ')}`);
-    const filters = names.flatMap((n) => ['--filter', `./packages/${n}`]);
-    const r = spawnSync(pnpm, [...pre, ...filters, ...args], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const r = spawnSync(cmd, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
     status = r.error ? 1 : (r.status ?? 1);
     if (r.error) console.error(`build-stale: ${r.error.message}`);
   }

@@ -238,20 +238,10 @@ function nextSteps(url) {
 function buildDeclarations() {
   const env = { ...process.env };
   delete env.EXPLORER_SKIP_DTS;
-  const child = spawn(
-    pnpm[0],
-    [
-      ...pnpm.slice(1),
-      '--filter',
-      '@explorer/core',
-      '--filter',
-      '@explorer/client',
-      'exec',
-      'tsup',
-      '--dts-only',
-    ],
-    { env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [join(root, 'scripts/declarations.mjs'), 'core', 'client'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d) => {
     output += d;

@@ -3,8 +3,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
-  // Declarations are for publishing; the README's start and test commands skip them to start faster.
-  dts: process.env.EXPLORER_SKIP_DTS !== '1',
+  // Declarations are written by scripts/declarations.mjs, one TypeScript program for every package.
+  dts: false,
   sourcemap: true,
   clean: true,
   target: 'node20',

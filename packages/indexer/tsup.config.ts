@@ -4,8 +4,8 @@ export default defineConfig({
   // The block reader thread is an entry of its own: dist/block-worker.js, beside the index that starts it.
   entry: { index: 'src/index.ts', 'block-worker': 'src/sync/block-worker.ts' },
   format: ['esm'],
-  // Declarations are for publishing; the README's start and test commands skip them to start faster.
-  dts: process.env.EXPLORER_SKIP_DTS === '1' ? false : { entry: { index: 'src/index.ts' } },
+  // Declarations are written by scripts/declarations.mjs, one TypeScript program for every package.
+  dts: false,
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -5,8 +5,8 @@ export default defineConfig({
   // bin.ts starts with `#!/usr/bin/env node`, which esbuild keeps on dist/bin.js (and tsup marks it executable).
   entry: ['src/index.ts', 'src/bin.ts'],
   format: ['esm'],
-  // Declarations are for publishing; the README's start and test commands skip them to start faster.
-  dts: process.env.EXPLORER_SKIP_DTS === '1' ? false : { entry: 'src/index.ts' },
+  // Declarations are written by scripts/declarations.mjs, one TypeScript program for every package.
+  dts: false,
   sourcemap: true,
   clean: true,
   target: 'node20',

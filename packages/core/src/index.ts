@@ -146,4 +146,4 @@ export type * from './store-market.js';
 export { MARKET_CHART_DAYS } from './store-market.js';
 export type * from './store-search.js';
 export { deriveInThread, type WalletDeriveJob, type WalletDeriver } from './wallet/deriver.js';
-export { WALLET_GAP, WALLET_MAX_DERIVED } from './wallet/discover.js';
+export { WALLET_GAP, WALLET_MAX_DERIVED } from './wallet/limits.js';

@@ -12,14 +12,7 @@ import type { WalletUsedAddress } from '../schemas/wallet.js';
 import type { Store } from '../store.js';
 import type { WalletDeriver } from './deriver.js';
 
-/** The gap limit: unused addresses in a row that end a branch's discovery (default, bounds). */
-export const WALLET_GAP = { default: 20, min: 1, max: 100 } as const;
-
-/**
- * How many addresses discovery may derive on one branch: without an API key, and with one. A wallet whose used
- * addresses (plus the gap) reach further is refused (400), never answered late.
- */
-export const WALLET_MAX_DERIVED = { anonymous: 2_000, key: 4_000 } as const;
+export { WALLET_GAP, WALLET_MAX_DERIVED } from './limits.js';
 
 /** The most addresses a caller's request may derive per branch, under the API's configured bounds. */
 export const walletMaxDerived = (identity: Identity, bounds: { anonymous: number; key: number }) =>
