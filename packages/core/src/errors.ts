@@ -89,10 +89,12 @@ export const INTERNAL_ERROR_MESSAGE = 'internal server error; quote the requestI
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  const e = err as { name?: string; unavailable?: boolean; timedOut?: boolean };
+  const e = err as { name?: string; unavailable?: boolean; diskFull?: boolean; timedOut?: boolean };
   if (e?.name === 'DatabaseError') {
     if (e.timedOut) return new QueryTimeoutError();
-    if (e.unavailable) return new ServiceUnavailableError('the database is unavailable; retry shortly');
+    // A read meets a full disk only as a connection the server would not open (see DatabaseError.diskFull).
+    if (e.unavailable || e.diskFull)
+      return new ServiceUnavailableError('the database is unavailable; retry shortly');
   }
   if (e?.name === 'NodeUnavailableError')
     return new ServiceUnavailableError('the chain node is unreachable; retry shortly');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { migrate } from './migrate.js';
 import type { Migration } from './migrations/index.js';
-import { DatabaseError } from './sql.js';
+import { DatabaseError, toDatabaseError } from './sql.js';
 import { drivers, useDatabase } from './test-support/database.js';
 
 describe.each(drivers)('Sql on %s', (driver) => {
@@ -272,5 +272,28 @@ describe('DatabaseError.unavailable', () => {
     for (const code of [undefined, '08006', '08001', '57P01', '57P03', '53300', '3D000', '55000'])
       expect(of(code)).toBe(true);
     for (const code of ['42601', '23505', '57014', '40001', '42P01']) expect(of(code)).toBe(false);
+  });
+});
+
+describe('DatabaseError.diskFull', () => {
+  it('is a write PostgreSQL could not make for want of room, and nothing else', () => {
+    const server = (code: string, message: string) => Object.assign(new Error(message), { code });
+    const extend = toDatabaseError(
+      server('53100', 'could not extend file "base/1/2": No space left on device'),
+      'q',
+    );
+    expect(extend.diskFull).toBe(true);
+    expect(extend.message).toMatch(
+      /^out of disk space: the database server could not write \(q: could not extend/,
+    );
+    // A new connection on a full disk: the backend could not rebuild its relation-cache init file.
+    const connect = toDatabaseError(server('XX000', 'could not write init file'), 'pool.connect');
+    expect(connect.diskFull).toBe(true);
+    expect(connect.message).toMatch(/^out of disk space: .*pool\.connect: could not write init file/);
+    // Other internal errors are not about the disk.
+    const other = toDatabaseError(server('XX000', 'cache lookup failed for relation 1'), 'q');
+    expect(other.diskFull).toBe(false);
+    expect(other.message).toBe('q: cache lookup failed for relation 1');
+    expect(toDatabaseError(server('42P01', 'relation "x" does not exist'), 'q').diskFull).toBe(false);
   });
 });

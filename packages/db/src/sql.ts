@@ -93,18 +93,29 @@ export class DatabaseError extends Error {
   }
 
   /**
-   * True when the database has no room to write (SQLSTATE 53100, `disk_full`: PostgreSQL could not extend a
-   * file, or the embedded database's guard refused the write). Reads still work; writing resumes once there is
-   * room.
+   * True when the database has no room to write: SQLSTATE 53100, `disk_full` (PostgreSQL could not extend a
+   * file, or the embedded database's guard refused the write), or a new connection that PostgreSQL ended
+   * because it could not write its relation-cache init file (see {@link isInitFileFailure}). Reads on open
+   * connections still work; writing resumes once there is room.
    */
   get diskFull(): boolean {
-    return this.code === '53100';
+    return this.code === '53100' || (this.code === 'XX000' && isInitFileFailure(this.cause));
   }
 
   /** True when the statement was cancelled by the statement timeout. */
   get timedOut(): boolean {
     return this.code === '57014';
   }
+}
+
+/**
+ * PostgreSQL's FATAL `could not write init file` (SQLSTATE XX000): a new backend rebuilds the relation-cache
+ * init file (after a checkpoint or a schema change removed it) before it takes the connection, and ends the
+ * connection when that write fails, on a full disk before any statement runs. The text is an untranslated
+ * internal message (elog), so it reads the same in every locale.
+ */
+function isInitFileFailure(err: unknown): boolean {
+  return (err as { message?: unknown } | undefined)?.message === 'could not write init file';
 }
 
 /** Wraps any driver error as a DatabaseError naming the query. */
@@ -114,7 +125,7 @@ export function toDatabaseError(err: unknown, queryName: string | undefined): Da
   const code = typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined;
   const label = queryName ? `${queryName}: ` : '';
   // PostgreSQL names the file it could not extend, relative to a data directory this process may not see.
-  if (code === '53100')
+  if (code === '53100' || (code === 'XX000' && isInitFileFailure(err)))
     return new DatabaseError(
       `out of disk space: the database server could not write (${label}${e?.message}); nothing more is written until its disk has room (free some, or grow it), and writing resumes by itself then`,
       code,

@@ -221,7 +221,7 @@ async function bindHttp(config: ServerConfig, log: Logger, drainMs: number): Pro
 
 /**
  * The store the API reads, told about an indexer running in this process: while the database cannot be read,
- * /v1/status reports that indexer's own state (database-unreachable, its tip) instead of nothing.
+ * /v1/status reports that indexer's own state (database-unreachable or disk-full, its tip) instead of nothing.
  */
 function withLocalIndexer(store: Store, indexer: Indexer | null): Store {
   if (!indexer) return store;
@@ -236,8 +236,9 @@ function withLocalIndexer(store: Store, indexer: Indexer | null): Store {
           return { ...stored, state: s.state, error: s.error, progress: null };
         },
         (err) => {
-          // Only an unreachable database: a bad statement stays the error it is.
-          if (!(err instanceof DatabaseError && err.unavailable)) throw err;
+          // Only a database that cannot be reached, or one whose full disk ends new connections: a bad
+          // statement stays the error it is.
+          if (!(err instanceof DatabaseError && (err.unavailable || err.diskFull))) throw err;
           const s = indexer.status();
           return {
             state: s.state,
