@@ -8,7 +8,7 @@ export {
   lockDirectory,
 } from './dir-lock.js';
 export { DISK_FULL, DiskFullError } from './drivers/disk-space.js';
-export { createPgSql, type PgOptions } from './drivers/pg.js';
+export { createPgSql, PG_POOL_DEFAULTS, type PgOptions } from './drivers/pg.js';
 export { createPgliteSql, DEFAULT_RESERVE_BYTES, type PgliteOptions } from './drivers/pglite.js';
 export { chainIdentity } from './mappers.js';
 export {

@@ -2,6 +2,7 @@ export * from './chains/index.js';
 export {
   createIndexer,
   formatSeconds,
+  INDEXER_DEFAULTS,
   INDEXER_STATES,
   type Indexer,
   type IndexerEventOptions,
@@ -32,6 +33,7 @@ export * from './market/index.js';
 export {
   createMempoolWatcher,
   MAX_EVENT_TXIDS,
+  MEMPOOL_WATCHER_DEFAULTS,
   type MempoolReading,
   type MempoolWatcher,
   type MempoolWatcherOptions,

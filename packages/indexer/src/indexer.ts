@@ -183,6 +183,15 @@ export interface Indexer {
   status(): IndexerStatus;
 }
 
+/** The indexer's defaults: what {@link createIndexer} uses for an option not given, and the server's settings' defaults. */
+export const INDEXER_DEFAULTS = {
+  pollIntervalMs: 1_000,
+  batchTxTarget: 2_500,
+  maxBatchBlocks: 500,
+  rpcBatchBlocks: 25,
+  progressIntervalMs: 5_000,
+} as const;
+
 /**
  * Creates an indexer that writes a node's chain into the database.
  * @example const indexer = createIndexer({ sql, node, definitions }); await indexer.start();
@@ -190,11 +199,11 @@ export interface Indexer {
 export function createIndexer(opts: IndexerOptions): Indexer {
   const { sql, node } = opts;
   const log = opts.log ?? silentLogger;
-  const pollMs = opts.pollIntervalMs ?? 1_000;
-  const txTarget = opts.batchTxTarget ?? 2_500;
-  const maxBlocks = opts.maxBatchBlocks ?? 500;
-  const rpcBatch = opts.rpcBatchBlocks ?? 25;
-  const progressMs = opts.progressIntervalMs ?? 5_000;
+  const pollMs = opts.pollIntervalMs ?? INDEXER_DEFAULTS.pollIntervalMs;
+  const txTarget = opts.batchTxTarget ?? INDEXER_DEFAULTS.batchTxTarget;
+  const maxBlocks = opts.maxBatchBlocks ?? INDEXER_DEFAULTS.maxBatchBlocks;
+  const rpcBatch = opts.rpcBatchBlocks ?? INDEXER_DEFAULTS.rpcBatchBlocks;
+  const progressMs = opts.progressIntervalMs ?? INDEXER_DEFAULTS.progressIntervalMs;
   const analyzeGrowth = opts.analyzeGrowth === undefined ? 0.1 : opts.analyzeGrowth;
   /** Transactions written since the index last reached the node's tip (across failed passes too). */
   let txsSinceSynced = 0;

@@ -122,6 +122,9 @@ interface MempoolTx {
 /** One address's part in one transaction. */
 type Part = { received: bigint; sent: bigint };
 
+/** The mempool watcher's defaults (the server's `MEMPOOL_POLL_MS` default too). */
+export const MEMPOOL_WATCHER_DEFAULTS = { pollMs: 2_000 } as const;
+
 /**
  * Creates the mempool watcher. Each reading asks the node `getmempoolinfo` and `getrawmempool true`, compares
  * the txids with the previous reading, computes the fee estimates (docs/fees.md) and, in one database
@@ -135,7 +138,7 @@ type Part = { received: bigint; sent: bigint };
 export function createMempoolWatcher(opts: MempoolWatcherOptions): MempoolWatcher {
   const { sql, node } = opts;
   const log = opts.log ?? silentLogger;
-  const pollMs = opts.pollMs ?? 2_000;
+  const pollMs = opts.pollMs ?? MEMPOOL_WATCHER_DEFAULTS.pollMs;
   const recentBlocks = opts.recentBlocks ?? FEE_RECENT_BLOCKS;
   const clock = opts.clock ?? Date.now;
   let profile: ChainProfile | null = opts.profile ?? null;

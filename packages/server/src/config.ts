@@ -1,4 +1,12 @@
-import { defaultRpcPort, type MarketConfig } from '@explorer/indexer';
+import { DEFAULT_EVENT_LIMITS, defaultApiConfig } from '@explorer/core';
+import { DEFAULT_EVENT_RETENTION, PG_POOL_DEFAULTS } from '@explorer/db';
+import {
+  defaultRpcPort,
+  INDEXER_DEFAULTS,
+  MARKET_REFRESHER_DEFAULTS,
+  type MarketConfig,
+  MEMPOOL_WATCHER_DEFAULTS,
+} from '@explorer/indexer';
 import { z } from 'zod';
 import {
   bool,
@@ -14,6 +22,12 @@ import {
   wordList,
 } from './config-values.js';
 import { LOG_LEVELS } from './logger.js';
+import { RATE_LIMITER_DEFAULTS } from './rate-limit/limiter.js';
+import { REDIS_DEFAULTS } from './redis.js';
+import { WEBHOOK_WORKER_DEFAULTS } from './webhooks/worker.js';
+
+const MIB = 1024 * 1024;
+const HOUR_MS = 3_600_000;
 
 /** Configuration that cannot be used; the message is the one line shown to the operator. */
 export class ConfigError extends Error {
@@ -129,7 +143,7 @@ const marketSettings = z
     }),
     refreshMs: setting(int(1000, 86_400_000), {
       env: 'MARKET_REFRESH_MS',
-      default: 60_000,
+      default: MARKET_REFRESHER_DEFAULTS.intervalMs,
       description: 'price refresh interval in milliseconds',
       details: 'The refresher runs beside the indexer; see [market](market.md)',
     }),
@@ -257,7 +271,7 @@ const settings = z.object({
   }),
   dbPoolSize: setting(int(1, 1000), {
     env: 'DB_POOL_SIZE',
-    default: 10,
+    default: PG_POOL_DEFAULTS.max,
     description: 'PostgreSQL connections per pool',
   }),
   dbStatementTimeoutMs: setting(int(1), {
@@ -267,7 +281,7 @@ const settings = z.object({
   }),
   dbConnectTimeoutMs: setting(int(1), {
     env: 'DB_CONNECT_TIMEOUT_MS',
-    default: 5000,
+    default: PG_POOL_DEFAULTS.connectionTimeoutMs,
     description: 'connection timeout on PostgreSQL, in milliseconds',
   }),
   dbPreparedStatements: setting(bool, {
@@ -279,12 +293,12 @@ const settings = z.object({
   }),
   indexerPollMs: setting(int(10), {
     env: 'INDEXER_POLL_MS',
-    default: 1000,
+    default: INDEXER_DEFAULTS.pollIntervalMs,
     description: 'how often the synced indexer asks the node for a new tip, in milliseconds',
   }),
   mempoolPollMs: setting(int(100), {
     env: 'MEMPOOL_POLL_MS',
-    default: 2000,
+    default: MEMPOOL_WATCHER_DEFAULTS.pollMs,
     description: 'how often the process running the indexer reads the node’s mempool, in milliseconds',
     details:
       'The mempool feeds `mempool` and unconfirmed `address` events, and the fee estimates every replica ' +
@@ -302,19 +316,19 @@ const settings = z.object({
   }),
   finalityDepth: setting(int(1), {
     env: 'FINALITY_DEPTH',
-    default: 100,
+    default: defaultApiConfig.finalityDepth,
     description: 'confirmations after which responses are treated as immutable and cached',
   }),
   cacheEntries: setting(int(0), {
     env: 'CACHE_ENTRIES',
-    default: 10_000,
+    default: defaultApiConfig.cacheEntries,
     description:
       'entries of the in-process cache of immutable responses; `0` turns it off, and with it every ' +
       'in-process cache',
   }),
   responseCacheMb: setting(int(0, 65_536), {
     env: 'RESPONSE_CACHE_MB',
-    default: 32,
+    default: defaultApiConfig.responseCacheBytes / MIB,
     description: 'approximate memory in MiB for chain-derived responses; `0` turns it off',
     details:
       'Each response is shared for up to a second by the requests for the same URL at the same indexed tip; ' +
@@ -409,13 +423,13 @@ const settings = z.object({
   }),
   redisCommandTimeoutMs: setting(int(50, 60_000), {
     env: 'REDIS_COMMAND_TIMEOUT_MS',
-    default: 500,
+    default: REDIS_DEFAULTS.commandTimeoutMs,
     description:
       'how long a rate-limit call waits for Redis before the in-memory fallback counts instead, in milliseconds',
   }),
   rateLimitPrefix: setting(text, {
     env: 'RATE_LIMIT_PREFIX',
-    default: 'explorer:rl',
+    default: RATE_LIMITER_DEFAULTS.keyPrefix,
     description: 'prefix of the rate-limit keys in Redis',
     details: 'Give each deployment sharing a Redis its own',
   }),
@@ -427,23 +441,23 @@ const settings = z.object({
   }),
   eventsRetain: setting(int(100, 10_000_000), {
     env: 'EVENTS_RETAIN',
-    default: 10_000,
+    default: DEFAULT_EVENT_RETENTION,
     description: 'events the log keeps, for clients resuming with `Last-Event-ID`',
     details: 'See [live events](events.md)',
   }),
   eventsMaxStreamsAnon: setting(int(0, 100_000), {
     env: 'EVENTS_MAX_STREAMS_ANON',
-    default: 5,
+    default: DEFAULT_EVENT_LIMITS.maxConnections.anonymous,
     description: 'open event streams and sockets per anonymous client address, per process',
   }),
   eventsMaxStreamsKey: setting(int(0, 1_000_000), {
     env: 'EVENTS_MAX_STREAMS_KEY',
-    default: 100,
+    default: DEFAULT_EVENT_LIMITS.maxConnections.key,
     description: 'open event streams and sockets per API key, per process',
   }),
   eventsMaxQueueKb: setting(int(16, 1_048_576), {
     env: 'EVENTS_MAX_QUEUE_KB',
-    default: 1024,
+    default: DEFAULT_EVENT_LIMITS.maxQueueBytes / 1024,
     description: 'KiB of events queued for one subscriber before it is dropped as a slow consumer',
   }),
   apiKeyCacheSeconds: setting(int(0, 3600), {
@@ -466,36 +480,36 @@ const settings = z.object({
   }),
   webhookTimeoutMs: setting(int(100, 300_000), {
     env: 'WEBHOOK_TIMEOUT_MS',
-    default: 10_000,
+    default: WEBHOOK_WORKER_DEFAULTS.timeoutMs,
     description: 'how long a webhook receiver has to answer a delivery with a 2xx, in milliseconds',
     details: 'See [webhooks](webhooks.md)',
   }),
   webhookRetryBaseMs: setting(int(1, 86_400_000), {
     env: 'WEBHOOK_RETRY_BASE_MS',
-    default: 5000,
+    default: WEBHOOK_WORKER_DEFAULTS.retryBaseMs,
     description:
       'wait before a failed delivery’s first retry, in milliseconds; each further retry waits twice as long',
   }),
   webhookRetryMaxMs: setting(int(1, 86_400_000), {
     env: 'WEBHOOK_RETRY_MAX_MS',
-    default: 3_600_000,
+    default: WEBHOOK_WORKER_DEFAULTS.retryMaxMs,
     description: 'longest wait between two attempts of a delivery, in milliseconds',
   }),
   webhookMaxAgeHours: setting(int(1, 720), {
     env: 'WEBHOOK_MAX_AGE_HOURS',
-    default: 24,
+    default: WEBHOOK_WORKER_DEFAULTS.maxAgeMs / HOUR_MS,
     description: 'age in hours after which a delivery that still fails is marked failed',
   }),
   webhookLeaseMs: setting(int(1, 86_400_000), {
     env: 'WEBHOOK_LEASE_MS',
-    default: 60_000,
+    default: WEBHOOK_WORKER_DEFAULTS.leaseMs,
     description:
       'how long a delivery in flight is held, in milliseconds; one cut short by a crash is attempted again ' +
       'after it. More than `WEBHOOK_TIMEOUT_MS`',
   }),
   webhookConcurrency: setting(int(1, 256), {
     env: 'WEBHOOK_CONCURRENCY',
-    default: 8,
+    default: WEBHOOK_WORKER_DEFAULTS.concurrency,
     description: 'webhook deliveries in flight at once',
   }),
   metricsPort: setting(portOrOff, {

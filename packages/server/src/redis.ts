@@ -11,6 +11,9 @@ export interface RedisLink {
   close(): Promise<void>;
 }
 
+/** The Redis connection's defaults (the server's `REDIS_COMMAND_TIMEOUT_MS` default too). */
+export const REDIS_DEFAULTS = { commandTimeoutMs: 500 } as const;
+
 /**
  * Connects to Redis. Commands never wait in an offline queue and time out after `commandTimeoutMs`, so an
  * unreachable or hung Redis sends its users to their fallback at once instead of holding them (the rate
@@ -27,7 +30,7 @@ export function connectRedis(
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: opts.commandTimeoutMs ?? 500,
+    commandTimeout: opts.commandTimeoutMs ?? REDIS_DEFAULTS.commandTimeoutMs,
     connectTimeout: 2_000,
     retryStrategy: (times) => Math.min(100 * times, 2_000),
     // Key names of this connection are already prefixed by the limiter.

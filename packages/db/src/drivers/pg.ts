@@ -156,6 +156,9 @@ async function checkout(
   };
 }
 
+/** The pool's defaults: what an option not given is, and the server's `DB_POOL_SIZE` and `DB_CONNECT_TIMEOUT_MS` defaults. */
+export const PG_POOL_DEFAULTS = { max: 10, connectionTimeoutMs: 5_000 } as const;
+
 /**
  * Opens a node-postgres pool behind the Sql interface.
  * @example const sql = createPgSql({ connectionString: process.env.DATABASE_URL! })
@@ -166,8 +169,8 @@ export function createPgSql(opts: PgOptions): Sql {
   if (opts.statementTimeoutMs) options.push(`-c statement_timeout=${opts.statementTimeoutMs}`);
   const pool = new pg.Pool({
     connectionString: opts.connectionString,
-    max: opts.max ?? 10,
-    connectionTimeoutMillis: opts.connectionTimeoutMs ?? 5_000,
+    max: opts.max ?? PG_POOL_DEFAULTS.max,
+    connectionTimeoutMillis: opts.connectionTimeoutMs ?? PG_POOL_DEFAULTS.connectionTimeoutMs,
     idleTimeoutMillis: 30_000,
     application_name: opts.applicationName ?? 'explorer',
     // TCP keepalive, so a connection dropped without a word (a failover, a cut network) is noticed.
@@ -175,7 +178,7 @@ export function createPgSql(opts: PgOptions): Sql {
     options: options.length ? options.join(' ') : undefined,
     types: typeParsers,
   });
-  const poolSize = opts.max ?? 10;
+  const poolSize = opts.max ?? PG_POOL_DEFAULTS.max;
   const nameOf = statementNamer(opts.preparedStatements !== false);
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});

@@ -12,6 +12,7 @@ export {
   ALL_CHART_DAYS,
   createMarketRefresher,
   DEFAULT_CHART_REFRESH_MS,
+  MARKET_REFRESHER_DEFAULTS,
   type MarketRefresher,
   type MarketRefresherOptions,
   type MarketRefreshResult,

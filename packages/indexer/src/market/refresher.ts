@@ -28,6 +28,15 @@ export const DEFAULT_CHART_REFRESH_MS: Readonly<Record<MarketChartDays, number>>
   365: 24 * 3_600_000,
 };
 
+/** The market refresher's defaults: what an option not given is (and the server's `MARKET_REFRESH_MS` default). */
+export const MARKET_REFRESHER_DEFAULTS = {
+  intervalMs: 60_000,
+  staleFactor: 3,
+  maxBackoffMs: 30 * 60_000,
+  maxRetryAfterMs: 3_600_000,
+  retentionMs: 30 * 86_400_000,
+} as const;
+
 /** Options of the market refresher. */
 export interface MarketRefresherOptions {
   sql: Sql;
@@ -94,12 +103,13 @@ export function createMarketRefresher(opts: MarketRefresherOptions): MarketRefre
   const { sql, provider } = opts;
   const vsCurrencies = [...new Set(opts.vsCurrencies.map((c) => c.toLowerCase()))];
   if (vsCurrencies.length === 0) throw new Error('market refresher: at least one vs-currency is needed');
-  const intervalMs = opts.intervalMs ?? 60_000;
+  const defaults = MARKET_REFRESHER_DEFAULTS;
+  const intervalMs = opts.intervalMs ?? defaults.intervalMs;
   const chartDays = [...new Set(opts.chartDays ?? ALL_CHART_DAYS)];
-  const staleFactor = opts.staleFactor ?? 3;
-  const maxBackoffMs = opts.maxBackoffMs ?? 30 * 60_000;
-  const maxRetryAfterMs = opts.maxRetryAfterMs ?? 3_600_000;
-  const retentionMs = opts.retentionMs ?? 30 * 86_400_000;
+  const staleFactor = opts.staleFactor ?? defaults.staleFactor;
+  const maxBackoffMs = opts.maxBackoffMs ?? defaults.maxBackoffMs;
+  const maxRetryAfterMs = opts.maxRetryAfterMs ?? defaults.maxRetryAfterMs;
+  const retentionMs = opts.retentionMs ?? defaults.retentionMs;
   const clock = opts.clock ?? Date.now;
   const log = opts.log ?? silentLogger;
   const chartRefreshMs = (d: MarketChartDays) => opts.chartRefreshMs?.[d] ?? DEFAULT_CHART_REFRESH_MS[d];

@@ -43,6 +43,9 @@ class FallbackLimiter extends RateLimiterMemory {
   }
 }
 
+/** The limiter's defaults (the server's `RATE_LIMIT_PREFIX` default too). */
+export const RATE_LIMITER_DEFAULTS = { keyPrefix: 'explorer:rl' } as const;
+
 /**
  * The rate limiter: one fixed-window bucket per key (limit by tier) and per anonymous client group
  * (IPv4 address, IPv6 /64). With Redis, every replica shares each bucket; when Redis fails, each process
@@ -53,7 +56,7 @@ export function createRateLimiter(opts: RateLimiterOptions): ServerRateLimiter {
   const { policy } = opts;
   const log = opts.log ?? silentLogger;
   const clock = opts.clock ?? Date.now;
-  const keyPrefix = opts.keyPrefix ?? 'explorer:rl';
+  const keyPrefix = opts.keyPrefix ?? RATE_LIMITER_DEFAULTS.keyPrefix;
   const redis = opts.redis ?? null;
   const limiters = new Map<number, RateLimiterAbstract>();
   let fallbackUses = 0;

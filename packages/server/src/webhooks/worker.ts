@@ -46,6 +46,17 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
+/** The worker's defaults: what an option not given is, and the `WEBHOOK_*` settings' defaults. */
+export const WEBHOOK_WORKER_DEFAULTS = {
+  timeoutMs: 10_000,
+  retryBaseMs: 5_000,
+  retryMaxMs: 3_600_000,
+  maxAgeMs: 24 * 3_600_000,
+  leaseMs: 60_000,
+  concurrency: 8,
+  pollMs: 1_000,
+} as const;
+
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0];
 
 /**
@@ -55,12 +66,16 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  */
 export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
   const { sql, log } = opts;
-  const timeoutMs = opts.timeoutMs ?? 10_000;
-  const backoff = { baseMs: opts.retryBaseMs ?? 5_000, maxMs: opts.retryMaxMs ?? 3_600_000 };
-  const maxAgeMs = opts.maxAgeMs ?? 24 * 3_600_000;
-  const leaseMs = opts.leaseMs ?? 60_000;
-  const concurrency = opts.concurrency ?? 8;
-  const pollMs = opts.pollMs ?? 1_000;
+  const defaults = WEBHOOK_WORKER_DEFAULTS;
+  const timeoutMs = opts.timeoutMs ?? defaults.timeoutMs;
+  const backoff = {
+    baseMs: opts.retryBaseMs ?? defaults.retryBaseMs,
+    maxMs: opts.retryMaxMs ?? defaults.retryMaxMs,
+  };
+  const maxAgeMs = opts.maxAgeMs ?? defaults.maxAgeMs;
+  const leaseMs = opts.leaseMs ?? defaults.leaseMs;
+  const concurrency = opts.concurrency ?? defaults.concurrency;
+  const pollMs = opts.pollMs ?? defaults.pollMs;
   if (leaseMs <= timeoutMs) throw new RangeError('the lease must be longer than the timeout');
 
   const stopping = new AbortController();
