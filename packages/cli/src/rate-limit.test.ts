@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, createRuntime, loadConfig, type Runtime } from '@explorer/server';
+import { seedDataDir } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from './context.js';
 import { runCli } from './program.js';
@@ -55,7 +56,7 @@ describe('explorer --all against a server with a tiny anonymous rate limit (PGli
 
   beforeAll(async () => {
     const config = loadConfig({
-      EXPLORER_DATA_DIR: dataDir,
+      EXPLORER_DATA_DIR: await seedDataDir(dataDir),
       PORT: '0',
       METRICS_PORT: 'off',
       DEVNET_BLOCKS: String(BLOCKS),

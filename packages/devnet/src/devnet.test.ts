@@ -395,8 +395,8 @@ describe('generation cost', () => {
     const small: number[] = [];
     const large: number[] = [];
     for (let i = 0; i < 3; i++) {
-      small.push(cpuMs(500));
-      large.push(cpuMs(2000));
+      small.push(cpuMs(250));
+      large.push(cpuMs(1000));
     }
     const a = Math.min(...small);
     const b = Math.min(...large);

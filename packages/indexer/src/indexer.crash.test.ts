@@ -15,8 +15,8 @@ const reason =
   pgSkipReason() ?? (built ? null : 'packages/indexer/dist is missing (run pnpm build): crash test skipped');
 if (reason) console.log(`[indexer crash] ${reason}`);
 
-// 12 in the suite (each kill is a child process started and a database checked: about 4 s); CRASH_KILLS for more.
-const KILLS = Number(process.env.CRASH_KILLS ?? 12);
+// 8 in the suite (each kill is a child process started and a database checked: about 4 s); CRASH_KILLS for more.
+const KILLS = Number(process.env.CRASH_KILLS ?? 8);
 
 /** An in-process indexer over the devnet, to finish a sync or build the reference index. */
 const indexerOf = (sql: TestDatabase['sql'], url: string, devnet: Devnet) =>
@@ -96,7 +96,7 @@ describe.skipIf(reason !== null)('indexer killed with SIGKILL at random points (
       previous = state.tip_height;
       // Keep the chain ahead of the indexer so every kill lands during a sync.
       if (devnet.height() - state.tip_height < 40) devnet.mine(40);
-      if (kills % 10 === 0) devnet.reorg(3);
+      if (kills % 5 === 0) devnet.reorg(3);
     }
     // Progress was made across restarts, not one lucky run.
     expect(new Set(heights).size).toBeGreaterThan(KILLS / 3);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pearldRealProofBlocks } from '@explorer/test-vectors';
-import { getJson, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { DEMO_WALLET_KEY, startDevnetChain } from './devnet-chain.js';
@@ -69,7 +69,7 @@ describe("the server's built-in devnet", () => {
     const blocks = 130;
     const runtime = await createRuntime(
       loadConfig({
-        EXPLORER_DATA_DIR: join(root, 'demo-wallet'),
+        EXPLORER_DATA_DIR: await seedDataDir(join(root, 'demo-wallet')),
         DEVNET_BLOCKS: String(blocks),
         DEVNET_INTERVAL_MS: '0',
         PORT: '0',

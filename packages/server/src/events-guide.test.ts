@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedDataDir } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Started, startProcess, stopProcess } from './test-support/processes.js';
 
@@ -42,7 +43,7 @@ describe.skipIf(reason !== null)('docs/events.md', () => {
       [serverBin, 'start'],
       {
         PORT: '0',
-        EXPLORER_DATA_DIR: join(work, 'data'),
+        EXPLORER_DATA_DIR: await seedDataDir(join(work, 'data')),
         DEVNET_BLOCKS: '5',
         DEVNET_INTERVAL_MS: '200',
         LOG_LEVEL: 'warn',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDevnet } from '@explorer/devnet';
-import { scratchDatabase } from '@explorer/testing';
+import { scratchDatabase, seedDataDir } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEAP_CAP_MB, heapCapFor } from './heap-cap.js';
 import { type Started, startProcess, stopProcess } from './test-support/processes.js';
@@ -50,14 +50,14 @@ describe.skipIf(built !== null)('the heap limit of the running server (built ser
     return Number(m![1]) / MiB;
   }
 
-  const embedded = (name: string) => ({
-    EXPLORER_DATA_DIR: join(dir, name),
+  const embedded = async (name: string) => ({
+    EXPLORER_DATA_DIR: await seedDataDir(join(dir, name)),
     DEVNET_BLOCKS: '10',
     DEVNET_INTERVAL_MS: '0',
   });
 
   it('explorer-server start (the embedded demo, as npm start runs it) runs under its cap', async () => {
-    const limit = await heapLimitOf(['start', '--port', '0'], embedded('start'));
+    const limit = await heapLimitOf(['start', '--port', '0'], await embedded('start'));
     // The old generation's cap, and the young generation on top of it.
     expect(limit).toBeGreaterThanOrEqual(HEAP_CAP_MB.start);
     expect(limit).toBeLessThan(HEAP_CAP_MB.start + 128);
@@ -65,7 +65,7 @@ describe.skipIf(built !== null)('the heap limit of the running server (built ser
 
   it('an operator’s NODE_OPTIONS heap size is kept as given', async () => {
     const limit = await heapLimitOf(['start', '--port', '0'], {
-      ...embedded('operator'),
+      ...(await embedded('operator')),
       NODE_OPTIONS: '--max-old-space-size=1500',
     });
     expect(limit).toBeGreaterThanOrEqual(1500);

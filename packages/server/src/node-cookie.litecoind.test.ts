@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBase58Check } from '@explorer/chain';
-import { getJson, type Litecoind, litecoindAvailable, startLitecoind, waitFor } from '@explorer/testing';
+import {
+  getJson,
+  type Litecoind,
+  litecoindAvailable,
+  seedDataDir,
+  startLitecoind,
+  waitFor,
+} from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createRuntime, type Runtime } from './runtime.js';
@@ -45,7 +52,7 @@ describe.skipIf(unavailable !== null)('a litecoind that authenticates with its c
     await node.mine(12);
     runtime = await createRuntime(
       loadConfig({
-        EXPLORER_DATA_DIR: join(dir, 'explorer'),
+        EXPLORER_DATA_DIR: await seedDataDir(join(dir, 'explorer')),
         PORT: '0',
         // Not the host's metrics port: an explicit environment does not carry the test runner's METRICS_PORT.
         METRICS_PORT: 'off',

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_ARGS, chromiumPath } from '@explorer/testing';
+import { CHROMIUM_ARGS, chromiumPath, seedDataDir } from '@explorer/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
@@ -22,7 +22,7 @@ describe.skipIf(!hasChromium)('the front door in Chromium, on a running explorer
 
   beforeAll(async () => {
     const config = loadConfig({
-      EXPLORER_DATA_DIR: dataDir,
+      EXPLORER_DATA_DIR: await seedDataDir(dataDir),
       PORT: '0',
       METRICS_PORT: 'off',
       DEVNET_BLOCKS: String(BLOCKS),

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDevnet } from '@explorer/devnet';
-import { getJson, scratchDatabase, testDrivers, waitFor } from '@explorer/testing';
+import { getJson, scratchDatabase, seedDataDir, testDrivers, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -31,6 +31,7 @@ describe.each(testDrivers())(
       cleanups.push(() => node.close());
       const files = devnet.writeDefinitions(dir);
       let database: Record<string, string> = { EXPLORER_DATA_DIR: join(dir, 'data') };
+      if (driver === 'pglite') await seedDataDir(join(dir, 'data'));
       if (driver === 'pg') {
         const scratch = await scratchDatabase(process.env.TEST_DATABASE_URL!, 'definitions');
         cleanups.push(() => scratch.drop());

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedDataDir } from '@explorer/testing';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -25,7 +26,7 @@ describe('the devnet in the server', () => {
     const deployed = await createRuntime(
       loadConfig(
         {
-          EXPLORER_DATA_DIR: join(root, 'a'),
+          EXPLORER_DATA_DIR: await seedDataDir(join(root, 'a')),
           NODE_RPC_URL: 'http://u:p@127.0.0.1:9',
           PORT: '0',
           METRICS_PORT: 'off',
@@ -39,7 +40,7 @@ describe('the devnet in the server', () => {
 
     const demo = await createRuntime(
       loadConfig({
-        EXPLORER_DATA_DIR: join(root, 'b'),
+        EXPLORER_DATA_DIR: await seedDataDir(join(root, 'b')),
         DEVNET_BLOCKS: '3',
         DEVNET_INTERVAL_MS: '0',
         PORT: '0',

@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MARKET_NOT_CONFIGURED } from '@explorer/core';
-import { getJson, type Litecoind, litecoindAvailable, startLitecoind, waitFor } from '@explorer/testing';
+import {
+  getJson,
+  type Litecoind,
+  litecoindAvailable,
+  seedDataDir,
+  startLitecoind,
+  waitFor,
+} from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -28,7 +35,7 @@ describe.skipIf(unavailable !== null)('the server beside litecoind, with no mark
     runtime = await createRuntime(
       loadConfig({
         NODE_RPC_URL: node.rpcUrl,
-        EXPLORER_DATA_DIR: dataDir,
+        EXPLORER_DATA_DIR: await seedDataDir(dataDir),
         // Not the host's metrics port: an explicit environment does not carry the test runner's METRICS_PORT.
         METRICS_PORT: 'off',
         PORT: '0',

@@ -1,13 +1,13 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getJson, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createRuntime } from './runtime.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'explorer-server-'));
+const dataDir = await seedDataDir(mkdtempSync(join(tmpdir(), 'explorer-server-')));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const lines: string[] = [];

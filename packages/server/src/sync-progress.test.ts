@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDevnet } from '@explorer/devnet';
-import { getJson, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // A person who runs the explorer on a terminal sees the sync's progress without asking for it: `npm start`
@@ -73,9 +73,9 @@ describe.skipIf(reason !== null)('the sync’s progress on a terminal (built ser
     rmSync(root, { recursive: true, force: true });
   });
 
-  const env = (name: string) => ({
+  const env = async (name: string) => ({
     NODE_RPC_URL: nodeUrl,
-    EXPLORER_DATA_DIR: join(root, name),
+    EXPLORER_DATA_DIR: await seedDataDir(join(root, name)),
     METRICS_PORT: 'off',
     // What `npm start` sets.
     LOG_LEVEL: 'warn',
@@ -88,7 +88,7 @@ describe.skipIf(reason !== null)('the sync’s progress on a terminal (built ser
     ['start', ['start', '--port', '0']],
     ['index', ['index']],
   ])('%s shows height, rate and ETA, then says when the index reached the node', async (name, args) => {
-    const server = run(args, env(name), true);
+    const server = run(args, await env(name), true);
     try {
       await waitFor('the index to reach the node', async () => server.output().includes(synced));
       expect(server.output()).toMatch(progress);
@@ -100,7 +100,7 @@ describe.skipIf(reason !== null)('the sync’s progress on a terminal (built ser
   });
 
   it('writes nothing of the kind where no person watches (stderr not a terminal)', async () => {
-    const server = run(['start', '--port', '0'], env('piped'), false);
+    const server = run(['start', '--port', '0'], await env('piped'), false);
     try {
       const url = await waitFor(
         'the server to listen',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalDump, openDatabase } from '@explorer/db';
 import { createDevnet } from '@explorer/devnet';
-import { getJson, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -34,7 +34,7 @@ async function contents(dataDir: string) {
 
 describe('a database holding another chain than the node’s', () => {
   it('is left as it was found: the start stops with what to do, exit code 2, no retries', async () => {
-    const dataDir = join(root, 'demo');
+    const dataDir = await seedDataDir(join(root, 'demo'));
     // The demo's Pearl index, with its market snapshots, as `npm start` leaves it.
     const demo = await createRuntime(
       loadConfig({

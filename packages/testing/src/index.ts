@@ -4,6 +4,7 @@ export {
   openTestDatabase,
   pgSkipReason,
   scratchDatabase,
+  seedDataDir,
   type TestDatabase,
   testDrivers,
 } from './database.js';

@@ -4,19 +4,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ChainEvent, createExplorerClient } from '@explorer/client';
-import { type Started, startProcess, stopProcess, waitFor } from '@explorer/testing';
+import {
+  collectGarbage,
+  type Started,
+  seedDataDir,
+  startProcess,
+  stopProcess,
+  waitFor,
+} from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// `explorer watch` and the SDK's subscription, interrupted after a minute of live events from the built server
-// (embedded PGlite, the devnet mining a block every 250 ms): long enough for the garbage collector to have run
-// in both processes, which once left the stream deaf to Ctrl-C. Nothing here waits a fixed time or bounds one:
-// it waits for progress (a minute passed and an event arrived after it) and checks what the processes did.
+// `explorer watch` and the SDK's subscription, interrupted after a stretch of live events from the built server
+// (embedded PGlite, the devnet mining a block every 250 ms) during which the garbage collector ran in both
+// processes over and over: a collection once left the stream deaf to Ctrl-C. A full collection is forced every
+// 250 ms in each (the CLI with --expose-gc and a timer loaded before it, this process through collectGarbage), so
+// that 15 s hold some sixty of them in each. Nothing here waits a fixed time or
+// bounds one: it waits for progress (the stretch passed and an event arrived after it) and checks what the
+// processes did.
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const CLI = join(root, 'packages/cli/dist/bin.js');
 const SERVER = join(root, 'packages/server/dist/bin.js');
 /** How long the watch runs before Ctrl-C. */
-const RUN_MS = 60_000;
+const RUN_MS = 15_000;
+/** How often each process collects its garbage meanwhile. */
+const GC_EVERY_MS = 250;
 /** How long anything may take before the test gives up: far past what a loaded machine needs. */
 const SAFETY_MS = 120_000;
 
@@ -41,7 +53,9 @@ const dataDir = mkdtempSync(join(tmpdir(), 'explorer-watch-interrupt-'));
 /** The built CLI's `watch blocks --json`, its output as it grows, and its exit. */
 function watch(baseUrl: string) {
   const { EXPLORER_API_KEY: _key, ...env } = process.env;
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'watch', 'blocks', '--json'], {
+  const collecting = `data:text/javascript,setInterval(() => gc(), ${GC_EVERY_MS}).unref()`;
+  const args = ['--expose-gc', `--import=${collecting}`, CLI, 'watch', 'blocks', '--json'];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...env, EXPLORER_BASE_URL: baseUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -69,7 +83,7 @@ function within<T>(what: string, p: Promise<T>): Promise<T> {
 }
 
 describe.skipIf(reason !== null)(
-  'Ctrl-C after a minute of live events (built CLI and server, PGlite, devnet)',
+  'Ctrl-C after live events and many garbage collections (built CLI and server, PGlite, devnet)',
   () => {
     let server: Started | undefined;
     let url: string;
@@ -80,7 +94,7 @@ describe.skipIf(reason !== null)(
       server = await startProcess(
         [SERVER, 'start', '--port', '0'],
         {
-          EXPLORER_DATA_DIR: dataDir,
+          EXPLORER_DATA_DIR: await seedDataDir(dataDir),
           DEVNET_BLOCKS: '10',
           DEVNET_TX_PER_BLOCK: '2',
           DEVNET_INTERVAL_MS: '250',
@@ -141,15 +155,18 @@ describe.skipIf(reason !== null)(
         for await (const e of client.events.subscribe({ signal: sdk.signal })) sdkEvents.push(e);
       })();
 
-      // A minute of events, then Ctrl-C right after one arrives: the stream is flowing when it is interrupted.
+      // The stretch of events, collecting all along, then Ctrl-C right after one arrives: the stream is flowing
+      // when it is interrupted.
+      const collector = setInterval(() => void collectGarbage(), GC_EVERY_MS);
       await waitFor(
-        'a minute of events',
+        'the stretch of events',
         async () => {
           const last = cli.out.arrivals.at(-1);
           return last !== undefined && last - started >= RUN_MS && sdkEvents.length > 0;
         },
         RUN_MS + SAFETY_MS,
       );
+      clearInterval(collector);
       const printedBefore = cli.out.arrivals.length;
       const sdkBefore = sdkEvents.length;
       cli.child.kill('SIGINT');

@@ -10,7 +10,7 @@ import {
   ExplorerStreamClosedError,
 } from '@explorer/client';
 import { createLogger, createRuntime, loadConfig, type Runtime } from '@explorer/server';
-import { waitFor } from '@explorer/testing';
+import { seedDataDir, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../context.js';
 import { runCli } from '../program.js';
@@ -96,7 +96,7 @@ describe('SDK subscriptions and explorer watch against the real /v1/events (PGli
   // Starting the explorer can take more than a minute when the machine's cores are busy with other work.
   beforeAll(async () => {
     const config = loadConfig({
-      EXPLORER_DATA_DIR: dataDir,
+      EXPLORER_DATA_DIR: await seedDataDir(dataDir),
       PORT: '0',
       METRICS_PORT: 'off',
       DEVNET_BLOCKS: String(BLOCKS),

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@explorer/db';
+import { seedDataDir } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../test-support/run-command.js';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'explorer-keys-'));
+const dataDir = await seedDataDir(mkdtempSync(join(tmpdir(), 'explorer-keys-')));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const run = (args: string[], env: Record<string, string> = {}) =>

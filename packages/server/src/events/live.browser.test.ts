@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChainEvent } from '@explorer/core';
 import { createDevnet, type Devnet } from '@explorer/devnet';
-import { CHROMIUM_ARGS, chromiumPath, waitFor } from '@explorer/testing';
+import { CHROMIUM_ARGS, chromiumPath, seedDataDir, waitFor } from '@explorer/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
@@ -58,7 +58,7 @@ describe.skipIf(!hasChromium)(
       const served = await devnet.listen({ port: 0 });
       closeDevnet = served.close;
       const config = loadConfig({
-        EXPLORER_DATA_DIR: dataDir,
+        EXPLORER_DATA_DIR: await seedDataDir(dataDir),
         PORT: '0',
         METRICS_PORT: 'off',
         NODE_RPC_URL: served.url,

@@ -7,7 +7,7 @@ import { createExplorerClient } from '@explorer/client';
 import type { ChainEvent } from '@explorer/core';
 import { openDatabase, readEventsAfter } from '@explorer/db';
 import { createDevnet, type Devnet } from '@explorer/devnet';
-import { freePorts, listen, type TestServer, waitFor } from '@explorer/testing';
+import { freePorts, listen, seedDataDir, type TestServer, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Started, startProcess, stopProcess } from '../test-support/processes.js';
 
@@ -181,7 +181,7 @@ describe.skipIf(reason !== null)('reorgs found at start reach every consumer (bu
   it('restarting the demo twice: each rollback of its live blocks is one reorg event, then the new branch', {
     timeout: 3 * PATIENCE_MS,
   }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'explorer-restart-reorg-'));
+    const dir = await seedDataDir(mkdtempSync(join(tmpdir(), 'explorer-restart-reorg-')));
     cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
     const receiver = await webhookReceiver();
     cleanup.push(receiver.close);
@@ -222,7 +222,7 @@ describe.skipIf(reason !== null)('reorgs found at start reach every consumer (bu
   it('a node that regenerated its chain from genesis (deeper than 100 blocks, regtest): one reorg, then the new chain', {
     timeout: 3 * PATIENCE_MS,
   }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'explorer-regenerated-'));
+    const dir = await seedDataDir(mkdtempSync(join(tmpdir(), 'explorer-regenerated-')));
     cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
     const receiver = await webhookReceiver();
     cleanup.push(receiver.close);

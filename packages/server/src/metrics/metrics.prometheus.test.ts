@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePorts, getJson, pgSkipReason, scratchDatabase, stopProcess, waitFor } from '@explorer/testing';
+import {
+  freePorts,
+  getJson,
+  pgSkipReason,
+  scratchDatabase,
+  seedDataDir,
+  stopProcess,
+  waitFor,
+} from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -107,7 +115,7 @@ describe.skipIf(unavailable !== '')('a real Prometheus scraping the explorer (PG
   beforeAll(async () => {
     runtime = await createRuntime(
       loadConfig({
-        EXPLORER_DATA_DIR: join(dir, 'explorer'),
+        EXPLORER_DATA_DIR: await seedDataDir(join(dir, 'explorer')),
         PORT: '0',
         METRICS_PORT: '0',
         DEVNET_BLOCKS: String(BLOCKS),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Identity } from '@explorer/core';
-import { getJson, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { createRateLimiter } from '../rate-limit/index.js';
@@ -71,7 +71,7 @@ describe('metrics of a running explorer (PGlite, devnet)', () => {
   beforeAll(async () => {
     runtime = await createRuntime(
       loadConfig({
-        EXPLORER_DATA_DIR: join(root, 'main'),
+        EXPLORER_DATA_DIR: await seedDataDir(join(root, 'main')),
         PORT: '0',
         METRICS_PORT: '0',
         DEVNET_BLOCKS: String(BLOCKS),
@@ -214,7 +214,7 @@ describe('metrics of a running explorer (PGlite, devnet)', () => {
     const api = await createRuntime(
       loadConfig(
         {
-          EXPLORER_DATA_DIR: join(root, 'second'),
+          EXPLORER_DATA_DIR: await seedDataDir(join(root, 'second')),
           PORT: '0',
           METRICS_PORT: port,
           NODE_RPC_URL: 'http://u:p@127.0.0.1:9',

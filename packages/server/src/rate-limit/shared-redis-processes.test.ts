@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedDataDir } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tcpReachable } from '../test-support/tcp-proxy.js';
 
@@ -62,7 +63,7 @@ describe.skipIf(reason !== null)('two server processes sharing Redis', () => {
     };
     const servers = await Promise.all(
       [0, 1].map(async () => {
-        const dir = mkdtempSync(join(tmpdir(), 'explorer-rl-'));
+        const dir = await seedDataDir(mkdtempSync(join(tmpdir(), 'explorer-rl-')));
         dirs.push(dir);
         const s = await startServer(env, dir);
         procs.push(s.proc);

@@ -17,6 +17,7 @@ import {
   type PostgresCluster,
   postgresClusterSkipReason,
   type SmallFilesystem,
+  seedDataDir,
   smallFilesystemSkipReason,
   startPrimary,
   waitFor,
@@ -121,7 +122,7 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
 
   it('embedded: stops writing with one line, serves, resumes, stops on SIGTERM, ends equal to a fresh index', async () => {
     const fs = mounted(256);
-    const dataDir = join(fs.dir, 'data');
+    const dataDir = await seedDataDir(join(fs.dir, 'data'));
     const { live, url, defs } = await liveNode('disk-full-embedded', join(fs.dir, 'definitions'));
     const env = { EXPLORER_DATA_DIR: dataDir, POOLS_FILE: defs.poolsFile, LABELS_FILE: defs.labelsFile };
     const server = await start(env, url);

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getJson, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess } from '../test-support/processes.js';
 
@@ -39,7 +39,7 @@ describe.skipIf(reason !== null)('an embedded initial sync (built server, PGlite
     const server = await startProcess(
       [serverBin, 'start', '--port', '0'],
       {
-        EXPLORER_DATA_DIR: dir,
+        EXPLORER_DATA_DIR: await seedDataDir(dir),
         DEVNET_BLOCKS: '3000',
         DEVNET_INTERVAL_MS: '0',
         LOG_LEVEL: 'info',

@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess } from '../test-support/processes.js';
 
-const SECONDS = Number(process.env.LOAD_SECONDS ?? 15);
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 64);
 const serverBin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 // The devnet's own program, found as the package this one declares.

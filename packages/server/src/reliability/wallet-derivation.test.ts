@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getJson, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProcess, stopProcess } from '../test-support/processes.js';
 
@@ -34,7 +34,7 @@ describe.skipIf(reason !== null)('wallet key derivation off the request thread (
 
   beforeAll(async () => {
     const started = await startProcess(
-      [serverBin, 'start', '--port', '0', '--data-dir', dir],
+      [serverBin, 'start', '--port', '0', '--data-dir', await seedDataDir(dir)],
       {
         DEVNET_BLOCKS: String(BLOCKS),
         DEVNET_INTERVAL_MS: '0',
