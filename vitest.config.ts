@@ -2,10 +2,17 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Test files that run in a process of their own: they observe the process (the modules it loaded, its heap), or
+ * replace a module for the whole file (vi.mock).
+ */
+const ISOLATED = ['packages/server/src/runtime-demo.test.ts', 'packages/server/src/events/hub.test.ts'];
+const TESTS = ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/**/*.test.ts'];
 
 /**
  * The longest files first, so that the two workers end together. Vitest orders by the durations of the last
@@ -36,7 +43,6 @@ export default defineConfig({
     alias: [{ find: /^@explorer\/(?!example-)([a-z-]+)$/, replacement: `${root}packages/$1/src/index.ts` }],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/**/*.test.ts'],
     // Safety nets, not measures: a test waits on progress (a block indexed, a line printed), and these only end
     // one that is stuck. They are long so that the suite passes on a machine whose cores are busy with other
     // work; no test asserts how long anything took.
@@ -51,5 +57,20 @@ export default defineConfig({
     // two workers, 220 s with four).
     maxWorkers: Math.max(2, availableParallelism()),
     sequence: { sequencer: LongestFirst },
+    // A worker runs file after file in one process, its modules loaded once (a new process per file cost about
+    // 2 s of a core each: Node, vitest and the workspace's sources loaded again, 176 times). Each file closes
+    // what it opens; the few that observe the process itself (which modules it loaded, its heap) get one each.
+    projects: [
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: TESTS,
+          exclude: [...configDefaults.exclude, ...ISOLATED],
+          isolate: false,
+        },
+      },
+    ],
   },
 });
