@@ -1,5 +1,11 @@
 /** @explorer/chain-fixture: a devnet chain indexed into a fresh database, with the API over it (private; tests read it from source). */
-import { type ChainNode, createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
+import {
+  type ApiConfig,
+  type ChainNode,
+  createExplorerApi,
+  type ExplorerApi,
+  v1Routes,
+} from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
 import {
   createDevnet,
@@ -19,7 +25,13 @@ import {
   parseLabels,
   parsePools,
 } from '@explorer/indexer';
-import { openTestDatabase, serveFetch, type TestDatabase, type TestServer } from '@explorer/testing';
+import {
+  apiGetter,
+  openTestDatabase,
+  serveFetch,
+  type TestDatabase,
+  type TestServer,
+} from '@explorer/testing';
 
 /** A devnet chain indexed into a fresh database, with the API over it. */
 export interface ChainFixture {
@@ -69,9 +81,10 @@ async function indexedApi(
   driver: 'pg' | 'pglite',
   url: string,
   definitions: Definitions,
-  nodeHeight: () => number,
+  nodeHeight: () => number | null,
   finalityDepth: number,
   closeNode: () => Promise<void>,
+  config: Partial<ApiConfig> = {},
 ): Promise<IndexedApi> {
   const node = createNodeClient({ url, attempts: 2, backoffMs: 50 });
   const db = await openTestDatabase(driver);
@@ -80,7 +93,7 @@ async function indexedApi(
     store: createSqlStore(db.sql),
     routes: v1Routes,
     node: directChainNode(node, nodeHeight),
-    config: { finalityDepth, publicBaseUrl: 'http://127.0.0.1:3000', tipCacheMs: 0 },
+    config: { finalityDepth, publicBaseUrl: 'http://127.0.0.1:3000', tipCacheMs: 0, ...config },
     // A 5xx in a test is a bug: show what caused it.
     onError: (err, info) =>
       console.error(`[fixture] ${info.route} answered with a 5xx:`, (err as Error).message),
@@ -94,11 +107,7 @@ async function indexedApi(
       indexer ??= createIndexer({ sql: db.sql, node, definitions });
       await indexer.syncOnce();
     },
-    async get(path, headers = {}) {
-      const res = await api.handle(new Request(`http://127.0.0.1${path}`, { headers }));
-      const text = await res.text();
-      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
-    },
+    get: apiGetter(api),
     async close() {
       await indexer?.stop();
       await closeNode();
@@ -137,6 +146,44 @@ export async function createChainFixture(
     () => server.close(),
   );
   return { devnet, ...parts };
+}
+
+/** A real node's chain indexed into a fresh database, with the API over it. */
+export type NodeFixture = IndexedApi;
+
+/**
+ * Indexes the chain of a node of our own (litecoind regtest) into a fresh database, with the API over it, and
+ * no pool or label definitions (`config` adds to the API's); `sync()` again once the node moved. Closing it leaves
+ * the node running.
+ * @example const f = await indexNode('pglite', litecoind.rpcUrl); await litecoind.mine(1); await f.sync()
+ */
+export async function indexNode(
+  driver: 'pg' | 'pglite',
+  url: string,
+  opts: { finalityDepth?: number; config?: Partial<ApiConfig> } = {},
+): Promise<NodeFixture> {
+  // The height the API reports for the node: what it was at the last sync.
+  let height: number | null = null;
+  const parts = await indexedApi(
+    driver,
+    url,
+    createDefinitions([], []),
+    () => height,
+    opts.finalityDepth ?? 100,
+    async () => {},
+    opts.config,
+  );
+  const track = async () => {
+    height = await parts.node.call<number>('getblockcount');
+  };
+  await track();
+  return {
+    ...parts,
+    async sync() {
+      await parts.sync();
+      await track();
+    },
+  };
 }
 
 /** Given blocks replayed by the devnet (createReplayDevnet), indexed, with the API over them. */

@@ -1,6 +1,13 @@
 /** @explorer/testing: the workspace's test harness (private; tests read it from source). */
 export { CHROMIUM_ARGS, chromiumPath } from './chromium.js';
 export {
+  type Answer,
+  apiGetter,
+  type ContractReader,
+  contractReader,
+  type Getter,
+} from './contract-reader.js';
+export {
   openTestDatabase,
   pgSkipReason,
   scratchDatabase,

@@ -158,15 +158,19 @@ describe.skipIf(reason !== null)(
       // The stretch of events, collecting all along, then Ctrl-C right after one arrives: the stream is flowing
       // when it is interrupted.
       const collector = setInterval(() => void collectGarbage(), GC_EVERY_MS);
-      await waitFor(
-        'the stretch of events',
-        async () => {
-          const last = cli.out.arrivals.at(-1);
-          return last !== undefined && last - started >= RUN_MS && sdkEvents.length > 0;
-        },
-        RUN_MS + SAFETY_MS,
-      );
-      clearInterval(collector);
+      try {
+        await waitFor(
+          'the stretch of events',
+          async () => {
+            const last = cli.out.arrivals.at(-1);
+            return last !== undefined && last - started >= RUN_MS && sdkEvents.length > 0;
+          },
+          RUN_MS + SAFETY_MS,
+        );
+      } finally {
+        // The worker's process runs other files after this one.
+        clearInterval(collector);
+      }
       const printedBefore = cli.out.arrivals.length;
       const sdkBefore = sdkEvents.length;
       cli.child.kill('SIGINT');

@@ -1,14 +1,5 @@
-import { createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
-import { createSqlStore } from '@explorer/db';
-import { createDefinitions, createIndexer, createNodeClient } from '@explorer/indexer';
-import {
-  type Litecoind,
-  litecoindAvailable,
-  openTestDatabase,
-  startLitecoind,
-  type TestDatabase,
-  testDrivers,
-} from '@explorer/testing';
+import { indexNode, type NodeFixture } from '@explorer/chain-fixture';
+import { type Litecoind, litecoindAvailable, startLitecoind, testDrivers } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The many-address endpoints against a real node's wallet (Litecoin Core regtest): the merged UTXOs of several
@@ -32,20 +23,15 @@ const units = (coins: number) => String(Math.round(coins * 1e8));
 
 describe.skipIf(unavailable !== null)(`many addresses in one request against litecoind (${driver})`, () => {
   let node: Litecoind;
-  let db: TestDatabase;
-  let api: ExplorerApi;
+  let f: NodeFixture;
   let wallet: string[];
   /** A transaction that pays two of the wallet's addresses at once. */
   let shared: string;
 
-  const get = async (path: string) => {
-    const res = await api.handle(new Request(`http://127.0.0.1${path}`));
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const get = (path: string) => f.get(path);
 
   beforeAll(async () => {
     node = await startLitecoind();
-    db = await openTestDatabase(driver);
     await node.mine(101);
     wallet = await Promise.all(
       (['legacy', 'p2sh-segwit', 'bech32', 'bech32', 'legacy', 'p2sh-segwit'] as const).map((t) =>
@@ -85,22 +71,11 @@ describe.skipIf(unavailable !== null)(`many addresses in one request against lit
     }
     await node.mine(1);
 
-    const client = createNodeClient({ url: node.rpcUrl });
-    const indexer = createIndexer({ sql: db.sql, node: client, definitions: createDefinitions([], []) });
-    try {
-      await indexer.syncOnce();
-    } finally {
-      await indexer.stop();
-    }
-    api = createExplorerApi({
-      store: createSqlStore(db.sql),
-      routes: v1Routes,
-      config: { finalityDepth: 100, publicBaseUrl: 'http://127.0.0.1:3000', tipCacheMs: 0 },
-    });
+    f = await indexNode(driver, node.rpcUrl);
   }, 180_000);
   afterAll(async () => {
+    await f?.close();
     await node?.stop();
-    await db?.drop();
   });
 
   it('merges the UTXOs of the wallet’s addresses into exactly what listunspent reports, across pages', async () => {

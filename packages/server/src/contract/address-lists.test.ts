@@ -2,9 +2,10 @@ import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
 import { createExplorerApi, generateApiKey, type Identity, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
 import {
+  type ContractReader,
+  contractReader,
   createResponseValidator,
   pgSkipReason,
-  type ResponseValidator,
   testDrivers,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,14 +25,14 @@ const byPosition = (a: any, b: any) =>
 
 describe.each(testDrivers())('many addresses in one request on the devnet (%s)', (driver) => {
   let f: ChainFixture;
-  let validator: ResponseValidator;
+  let read: ContractReader;
   /** Busy addresses, some sharing transactions, then a repeat and a never-seen one. */
   let asked: string[];
   let distinct: string[];
 
   beforeAll(async () => {
     f = await createChainFixture(driver, { seed: 'address-lists', blocks: 60, txPerBlock: 8 });
-    validator = createResponseValidator((await f.get('/v1/openapi.json')).body);
+    read = contractReader(f.get, createResponseValidator((await f.get('/v1/openapi.json')).body));
     // Addresses of transactions that pay or spend several addresses, so the merged history has shared rows.
     const rows = await f.db.sql.query<{ address: string }>(
       `SELECT d.address FROM addresses d
@@ -49,33 +50,9 @@ describe.each(testDrivers())('many addresses in one request on the devnet (%s)',
     await f?.close();
   });
 
-  async function get(path: string, op: string, status = 200) {
-    const res = await f.get(path);
-    expect({ path: path.slice(0, 80), status: res.status, error: res.body.error }).toMatchObject({
-      status,
-    });
-    expect({ op, problems: validator.check(op, res.status, res.body) }).toEqual({ op, problems: null });
-    return res.body;
-  }
-
+  const get = (path: string, op: string, status?: number) => read.get(path, op, status);
   /** Every item of a list, following its cursors. */
-  async function all(path: string, op: string, member: string, limit: number) {
-    const items: any[] = [];
-    let pages = 0;
-    let cursor: string | undefined;
-    do {
-      const sep = path.includes('?') ? '&' : '?';
-      const body = await get(
-        `${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-        op,
-      );
-      items.push(...body[member]);
-      cursor = body.pagination.nextCursor;
-      pages++;
-      expect(body.pagination.hasMore).toBe(cursor !== undefined);
-    } while (cursor);
-    return { items, pages };
-  }
+  const all = (path: string, op: string, member: string, limit: number) => read.all(path, op, member, limit);
 
   it('summaries: each as the single endpoint answers it, in the order asked, repeats once', async () => {
     const body = await get(`/v1/addresses?addresses=${asked.join(',')}`, 'getAddresses');

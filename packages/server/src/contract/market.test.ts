@@ -9,6 +9,8 @@ import {
   type MarketRefresher,
 } from '@explorer/indexer';
 import {
+  apiGetter,
+  contractReader,
   createResponseValidator,
   type FakeMarketProvider,
   type ResponseValidator,
@@ -32,12 +34,8 @@ describe('market data through the API (pglite)', () => {
   const errors: unknown[] = [];
 
   /** GETs a path through the API and checks the body against the served OpenAPI document. */
-  async function get(operationId: string, path: string) {
-    const res = await api.handle(new Request(`http://127.0.0.1${path}`));
-    const body = JSON.parse(await res.text());
-    expect(validator.check(operationId, res.status, body), `${path} → ${res.status}`).toBeNull();
-    return { status: res.status, headers: res.headers, body };
-  }
+  const get = (operationId: string, path: string) =>
+    contractReader(apiGetter(api), validator).answer(path, operationId);
 
   const market = () => get('getMarket', '/v1/market');
   const analytics = async () => (await get('getMarketAnalytics', '/v1/analytics/market')).body.market;
@@ -416,12 +414,8 @@ describe('market data where no provider is configured beside a chain node (pglit
   let validator: ResponseValidator;
   const now = Date.now();
 
-  async function get(operationId: string, path: string) {
-    const res = await api.handle(new Request(`http://127.0.0.1${path}`));
-    const body = JSON.parse(await res.text());
-    expect(validator.check(operationId, res.status, body), `${path} → ${res.status}`).toBeNull();
-    return { status: res.status, headers: res.headers, body };
-  }
+  const get = (operationId: string, path: string) =>
+    contractReader(apiGetter(api), validator).answer(path, operationId);
 
   beforeAll(async () => {
     f = await createChainFixture('pglite');

@@ -4,6 +4,8 @@ import { type ChainNode, createExplorerApi, type ExplorerApi, v1Routes } from '@
 import { createSqlStore } from '@explorer/db';
 import { createNodeClient } from '@explorer/indexer';
 import {
+  apiGetter,
+  contractReader,
   createResponseValidator,
   pgSkipReason,
   type ResponseValidator,
@@ -53,13 +55,8 @@ describe.each(testDrivers())('search, suggest, known addresses, mempool (%s)', (
   };
 
   /** GETs through `api` and checks the body against the served document for `operationId`. */
-  async function get(operationId: string, path: string, api = apis[0]!) {
-    const res = await api.handle(new Request(`http://127.0.0.1${path}`));
-    const body = (await res.json()) as any;
-    const problem = validator.check(operationId, res.status, body);
-    expect(problem, `${path} → ${res.status} ${JSON.stringify(body).slice(0, 300)}`).toBeNull();
-    return { status: res.status, body };
-  }
+  const get = (operationId: string, path: string, api = apis[0]!) =>
+    contractReader(apiGetter(api), validator).answer(path, operationId);
 
   beforeAll(async () => {
     f = await createChainFixture(driver);

@@ -1,14 +1,5 @@
-import { type ChainNode, createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
-import { createSqlStore } from '@explorer/db';
-import { createDefinitions, createIndexer, createNodeClient } from '@explorer/indexer';
-import {
-  type Litecoind,
-  litecoindAvailable,
-  openTestDatabase,
-  startLitecoind,
-  type TestDatabase,
-  testDrivers,
-} from '@explorer/testing';
+import { indexNode, type NodeFixture } from '@explorer/chain-fixture';
+import { type Litecoind, litecoindAvailable, startLitecoind, testDrivers } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { display, rootOf, sha256d } from '../test-support/merkle-proof.js';
 
@@ -30,20 +21,15 @@ describe.skipIf(unavailable !== null)(
   `/v1/txs/{txid}/status and /outspends against litecoind (${driver})`,
   () => {
     let node: Litecoind;
-    let db: TestDatabase;
-    let api: ExplorerApi;
+    let f: NodeFixture;
     let waiting: string;
     const blocks: { height: number; hash: string; merkleRoot: string; header: string; txs: NodeTx[] }[] = [];
     const spends = new Map<string, { txid: string; vin: number; height: number }>();
 
-    const get = async (path: string) => {
-      const res = await api.handle(new Request(`http://127.0.0.1${path}`));
-      return { status: res.status, body: (await res.json()) as any };
-    };
+    const get = (path: string) => f.get(path);
 
     beforeAll(async () => {
       node = await startLitecoind();
-      db = await openTestDatabase(driver);
       await node.mine(101);
       // Several payments in one block, each spending the change of the one before; then more in the next, which
       // spend outputs of the first. Six and seven transactions: an even and an odd count.
@@ -58,24 +44,8 @@ describe.skipIf(unavailable !== null)(
       await node.mine(1);
       waiting = await node.send(addresses[0]!, 0.25);
 
-      const client = createNodeClient({ url: node.rpcUrl });
-      const indexer = createIndexer({ sql: db.sql, node: client, definitions: createDefinitions([], []) });
-      try {
-        await indexer.syncOnce();
-      } finally {
-        await indexer.stop();
-      }
-      const chainNode: ChainNode = {
-        lastHeight: () => null,
-        probe: async () => ({ reachable: true, height: null, latencyMs: null, error: null }),
-        call: (method, params) => client.call(method, params),
-      };
-      api = createExplorerApi({
-        store: createSqlStore(db.sql),
-        routes: v1Routes,
-        node: chainNode,
-        config: { finalityDepth: 100, publicBaseUrl: 'http://127.0.0.1:3000', tipCacheMs: 0 },
-      });
+      // The API asks the node about what it has not indexed (the transaction still waiting).
+      f = await indexNode(driver, node.rpcUrl);
 
       const tip = await node.rpc<number>('getblockcount');
       for (let height = 0; height <= tip; height++) {
@@ -90,8 +60,8 @@ describe.skipIf(unavailable !== null)(
       }
     }, 180_000);
     afterAll(async () => {
+      await f?.close();
       await node?.stop();
-      await db?.drop();
     });
 
     it('proves every transaction of the busy blocks against the node’s own header bytes', async () => {

@@ -1,12 +1,11 @@
-import { createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
-import { createSqlStore } from '@explorer/db';
-import { createDefinitions, createIndexer, createNodeClient, type Indexer } from '@explorer/indexer';
+import { indexNode, type NodeFixture } from '@explorer/chain-fixture';
 import {
+  type ContractReader,
+  contractReader,
+  createResponseValidator,
   type Litecoind,
   litecoindAvailable,
-  openTestDatabase,
   startLitecoind,
-  type TestDatabase,
   testDrivers,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,35 +35,17 @@ const units = (coins: number) => String(Math.round(coins * 1e8));
 
 describe.skipIf(unavailable !== null)(`a wallet from its descriptor against litecoind (${driver})`, () => {
   let node: Litecoind;
-  let db: TestDatabase;
-  let api: ExplorerApi;
-  let indexer: Indexer;
+  let f: NodeFixture;
   /** Calls an RPC of the watch-only wallet. */
   let watch: <T>(method: string, ...params: unknown[]) => Promise<T>;
   /** The block holding the last payment, which the reorg takes away. */
   let last: string;
 
-  const get = async (path: string) => {
-    const res = await api.handle(new Request(`http://127.0.0.1${path}`));
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const all = async (path: string, member: string) => {
-    const items: any[] = [];
-    let cursor: string | undefined;
-    do {
-      const { status, body } = await get(
-        `${path}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
-      expect(status).toBe(200);
-      items.push(...body[member]);
-      cursor = body.pagination.nextCursor;
-    } while (cursor);
-    return items;
-  };
+  /** The wallet's answers, each checked against the served OpenAPI document. */
+  let read: ContractReader;
 
   beforeAll(async () => {
     node = await startLitecoind();
-    db = await openTestDatabase(driver);
     await node.mine(101);
     const url = new URL(node.rpcUrl);
     const auth = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
@@ -126,37 +107,20 @@ describe.skipIf(unavailable !== null)(`a wallet from its descriptor against lite
     await node.mine(1);
     await node.send(await derive(0, 12), 0.3);
     last = (await node.mine(1))[0]!;
-    indexer = createIndexer({
-      sql: db.sql,
-      node: createNodeClient({ url: node.rpcUrl }),
-      definitions: createDefinitions([], []),
-    });
-    await indexer.syncOnce();
-    api = createExplorerApi({
-      store: createSqlStore(db.sql),
-      routes: v1Routes,
-      config: {
-        finalityDepth: 100,
-        publicBaseUrl: 'http://127.0.0.1:3000',
-        tipCacheMs: 0,
-        responseCacheMs: 0,
-      },
-    });
+    f = await indexNode(driver, node.rpcUrl, { config: { responseCacheMs: 0 } });
+    read = contractReader(f.get, createResponseValidator((await f.get('/v1/openapi.json')).body));
   }, 180_000);
   afterAll(async () => {
-    await indexer?.stop();
+    await f?.close();
     await node?.stop();
-    await db?.drop();
   });
 
   /** The explorer's wallet against the node's watch-only wallet. */
   async function compare() {
-    const { status, body } = await get(`/v1/wallet?key=${KEY}`);
-    expect(status).toBe(200);
-    const wallet = body.wallet;
+    const { wallet } = await read.get(`/v1/wallet?key=${KEY}`, 'getWallet');
     const unspent = await watch<Unspent[]>('listunspent', 1);
     const at = (u: { txid: string; vout: number }) => `${u.txid}:${u.vout}`;
-    const utxos = await all(`/v1/wallet/utxos?key=${KEY}`, 'utxos');
+    const { items: utxos } = await read.all(`/v1/wallet/utxos?key=${KEY}`, 'listWalletUtxos', 'utxos', 3);
     expect(
       utxos
         .map((u) => ({ at: at(u), address: u.address, value: u.value }))
@@ -190,7 +154,7 @@ describe.skipIf(unavailable !== null)(`a wallet from its descriptor against lite
       true,
     );
     const txids = [...new Set(history.filter((t) => t.confirmations > 0).map((t) => t.txid))].sort();
-    const txs = await all(`/v1/wallet/txs?key=${KEY}`, 'txs');
+    const { items: txs } = await read.all(`/v1/wallet/txs?key=${KEY}`, 'listWalletTxs', 'txs', 3);
     expect(txs.map((t) => t.txid).sort()).toEqual(txids);
     expect(wallet.txCount).toBe(txids.length);
     return wallet;
@@ -215,7 +179,7 @@ describe.skipIf(unavailable !== null)(`a wallet from its descriptor against lite
     await node.rpc('generateblock', to, []);
     await node.rpc('generateblock', to, []);
     expect(await node.rpc<number>('getblockcount')).toBe(height + 1);
-    await indexer.syncOnce();
+    await f.sync();
     const wallet = await compare();
     expect(wallet.used.map((a: any) => a.path)).toEqual(['0/0', '0/1', '0/4', '0/9', '1/0', '1/3']);
     expect(wallet.firstUnused.receive).toMatchObject({ index: 10, path: '0/10' });

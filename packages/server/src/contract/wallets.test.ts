@@ -3,9 +3,10 @@ import { type ChainFixture, createChainFixture } from '@explorer/chain-fixture';
 import { createExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
 import {
+  type ContractReader,
+  contractReader,
   createResponseValidator,
   pgSkipReason,
-  type ResponseValidator,
   testDrivers,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,34 +30,20 @@ const enc = encodeURIComponent;
 
 describe.each(testDrivers())('wallets from an extended public key on the devnet (%s)', (driver) => {
   let f: ChainFixture;
-  let validator: ResponseValidator;
+  let read: ContractReader;
   const key = parseWalletKey(TPUB, pearlWalletChain(PEARL_NETWORKS.regtest));
 
   beforeAll(async () => {
     f = await createChainFixture(driver, { seed: 'wallets', blocks: 80, txPerBlock: 4, hdWallet: TPUB });
-    validator = createResponseValidator((await f.get('/v1/openapi.json')).body);
+    read = contractReader(f.get, createResponseValidator((await f.get('/v1/openapi.json')).body));
   }, 180_000);
   afterAll(async () => {
     await f?.close();
   });
 
-  async function get(path: string, op: string, status = 200) {
-    const res = await f.get(path);
-    expect({ path: path.slice(0, 60), status: res.status, error: res.body.error }).toMatchObject({ status });
-    expect({ op, problems: validator.check(op, res.status, res.body) }).toEqual({ op, problems: null });
-    return res.body;
-  }
-
-  async function all(path: string, op: string, member: string, limit: number) {
-    const items: any[] = [];
-    let cursor: string | undefined;
-    do {
-      const body = await get(`${path}&limit=${limit}${cursor ? `&cursor=${enc(cursor)}` : ''}`, op);
-      items.push(...body[member]);
-      cursor = body.pagination.nextCursor;
-    } while (cursor);
-    return items;
-  }
+  const get = (path: string, op: string, status?: number) => read.get(path, op, status);
+  const all = async (path: string, op: string, member: string, limit: number) =>
+    (await read.all(path, op, member, limit)).items;
 
   it('finds the paid addresses with their paths, and the first unused of each branch', async () => {
     const { wallet } = await get(`/v1/wallet?key=${enc(TPUB)}`, 'getWallet');

@@ -301,46 +301,50 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
       rpc(node.url, 'devnet_reorg', [1 + (reorgs % 3)]).catch(() => {});
     }, 4_000);
     const reports: Record<string, MixReport & { serverRssMiB: ReturnType<typeof memoryOf> }> = {};
-    for (const name of MIXES) {
-      mix = name;
-      rss = [];
-      const byClass = new Map<string, number[]>();
-      const cachedCount = { n: 0 };
-      const asked = { paths: new Set<string>(), sent: 0 };
-      // The long tail asks what names a resource; the tip's lists and figures are the hot mix's.
-      const classes = templates.filter(([, , named]) => mix === 'hot' || named);
-      const result = await autocannon({
-        url,
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        // Seconds a request may take before autocannon counts it as an error (the default 10 is tight
-        // for 64 connections on a loaded 2-core machine).
-        timeout: 30,
-        requests: classes.map(([className, make]) => ({
-          method: 'GET' as const,
-          // One request at a time per connection: from building a request to its response is its latency.
-          setupRequest: (req: any, context: any) => {
-            context.sentAt = performance.now();
-            const path = make();
-            asked.paths.add(path);
-            asked.sent++;
-            return { ...req, path };
-          },
-          onResponse: (_status: number, body: string, context: any) => {
-            const xs = byClass.get(className) ?? [];
-            if (xs.length === 0) byClass.set(className, xs);
-            xs.push(performance.now() - context.sentAt);
-            if (body.includes('"cached":true')) cachedCount.n++;
-          },
-        })),
-      });
-      reports[name] = {
-        ...mixReport(result, byClass, cachedCount.n, asked),
-        serverRssMiB: memoryOf(rss),
-      };
+    // The worker's process runs other files after this one: the timers end with the load, however it ends.
+    try {
+      for (const name of MIXES) {
+        mix = name;
+        rss = [];
+        const byClass = new Map<string, number[]>();
+        const cachedCount = { n: 0 };
+        const asked = { paths: new Set<string>(), sent: 0 };
+        // The long tail asks what names a resource; the tip's lists and figures are the hot mix's.
+        const classes = templates.filter(([, , named]) => mix === 'hot' || named);
+        const result = await autocannon({
+          url,
+          connections: CONNECTIONS,
+          duration: SECONDS,
+          // Seconds a request may take before autocannon counts it as an error (the default 10 is tight
+          // for 64 connections on a loaded 2-core machine).
+          timeout: 30,
+          requests: classes.map(([className, make]) => ({
+            method: 'GET' as const,
+            // One request at a time per connection: from building a request to its response is its latency.
+            setupRequest: (req: any, context: any) => {
+              context.sentAt = performance.now();
+              const path = make();
+              asked.paths.add(path);
+              asked.sent++;
+              return { ...req, path };
+            },
+            onResponse: (_status: number, body: string, context: any) => {
+              const xs = byClass.get(className) ?? [];
+              if (xs.length === 0) byClass.set(className, xs);
+              xs.push(performance.now() - context.sentAt);
+              if (body.includes('"cached":true')) cachedCount.n++;
+            },
+          })),
+        });
+        reports[name] = {
+          ...mixReport(result, byClass, cachedCount.n, asked),
+          serverRssMiB: memoryOf(rss),
+        };
+      }
+    } finally {
+      clearInterval(sampler);
+      clearInterval(reorger);
     }
-    clearInterval(sampler);
-    clearInterval(reorger);
 
     const report = {
       seconds: SECONDS,
