@@ -8,6 +8,7 @@ import {
   litecoindAvailable,
   seedDataDir,
   startLitecoind,
+  TEST_SERVER_SETTINGS,
   waitFor,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,8 +55,8 @@ describe.skipIf(unavailable !== null)('a litecoind that authenticates with its c
       loadConfig({
         EXPLORER_DATA_DIR: await seedDataDir(join(dir, 'explorer')),
         PORT: '0',
-        // Not the host's metrics port: an explicit environment does not carry the test runner's METRICS_PORT.
-        METRICS_PORT: 'off',
+        // An explicit environment does not carry the test runner's METRICS_PORT.
+        ...TEST_SERVER_SETTINGS,
         NODE_RPC_URL: node.rpcUrl,
         NODE_RPC_COOKIE: cookieFile,
         INDEXER_POLL_MS: '50',

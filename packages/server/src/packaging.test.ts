@@ -14,7 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { freePorts, getJson, listen, type TestServer, waitFor } from '@explorer/testing';
+import {
+  freePorts,
+  getJson,
+  listen,
+  TEST_SERVER_SETTINGS,
+  type TestServer,
+  waitFor,
+} from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProcess, stopProcess } from './test-support/processes.js';
 
@@ -353,6 +360,7 @@ describe('the packed packages, installed with npm alone as the documentation say
       ['start', '--port', '0', '--data-dir', dataDir],
       {
         ...env,
+        ...TEST_SERVER_SETTINGS,
         DEVNET_BLOCKS: String(BLOCKS),
         DEVNET_INTERVAL_MS: '1000',
         LOG_LEVEL: 'warn',

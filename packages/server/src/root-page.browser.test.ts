@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_ARGS, chromiumPath, seedDataDir } from '@explorer/testing';
+import { CHROMIUM_ARGS, chromiumPath, seedDataDir, TEST_SERVER_SETTINGS } from '@explorer/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
@@ -24,7 +24,7 @@ describe.skipIf(!hasChromium)('the front door in Chromium, on a running explorer
     const config = loadConfig({
       EXPLORER_DATA_DIR: await seedDataDir(dataDir),
       PORT: '0',
-      METRICS_PORT: 'off',
+      ...TEST_SERVER_SETTINGS,
       DEVNET_BLOCKS: String(BLOCKS),
       DEVNET_INTERVAL_MS: '0',
       INDEXER_POLL_MS: '50',

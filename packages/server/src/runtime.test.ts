@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getJson, seedDataDir, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -17,7 +17,7 @@ function config(extra: Record<string, string> = {}) {
   return loadConfig({
     EXPLORER_DATA_DIR: dataDir,
     PORT: '0',
-    METRICS_PORT: 'off',
+    ...TEST_SERVER_SETTINGS,
     DEVNET_BLOCKS: '30',
     INDEXER_POLL_MS: '50',
     MEMPOOL_POLL_MS: '100',
@@ -105,7 +105,7 @@ describe('createRuntime (embedded PGlite + devnet)', () => {
             EXPLORER_DATA_DIR: join(dataDir, 'other'),
             PORT: port,
             DEVNET_BLOCKS: '5',
-            METRICS_PORT: 'off',
+            ...TEST_SERVER_SETTINGS,
           }),
           {
             log,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDevnet } from '@explorer/devnet';
-import { getJson, seedDataDir, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // A person who runs the explorer on a terminal sees the sync's progress without asking for it: `npm start`
@@ -74,9 +74,9 @@ describe.skipIf(reason !== null)('the sync’s progress on a terminal (built ser
   });
 
   const env = async (name: string) => ({
+    ...TEST_SERVER_SETTINGS,
     NODE_RPC_URL: nodeUrl,
     EXPLORER_DATA_DIR: await seedDataDir(join(root, name)),
-    METRICS_PORT: 'off',
     // What `npm start` sets.
     LOG_LEVEL: 'warn',
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalDump, openDatabase } from '@explorer/db';
 import { createDevnet } from '@explorer/devnet';
-import { getJson, seedDataDir, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -42,7 +42,7 @@ describe('a database holding another chain than the node’s', () => {
         DEVNET_BLOCKS: '12',
         DEVNET_INTERVAL_MS: '0',
         PORT: '0',
-        METRICS_PORT: 'off',
+        ...TEST_SERVER_SETTINGS,
       }),
       { log: createLogger({ level: 'silent' }) },
     );

@@ -53,6 +53,7 @@ export {
   type StartOptions,
   startProcess,
   stopProcess,
+  TEST_SERVER_SETTINGS,
 } from './processes.js';
 export {
   mountSmallFilesystem,

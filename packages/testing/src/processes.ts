@@ -1,5 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
+/**
+ * The settings of an explorer a test starts and then polls: no Prometheus listener (every server would try the
+ * default port), and no rate limit — a test polls every 20 ms or so, which would use up the anonymous bucket in
+ * seconds and then wait out its window. Tests of either set their own.
+ * @example startProcess([serverBin, 'start', '--port', '0'], { ...TEST_SERVER_SETTINGS, EXPLORER_DATA_DIR: dir }, /listening/)
+ */
+export const TEST_SERVER_SETTINGS = { METRICS_PORT: 'off', RATE_LIMIT_ENABLED: 'false' } as const;
+
 /** A started child process, its first stdout match, and everything it printed so far. */
 export interface Started {
   proc: ChildProcess;

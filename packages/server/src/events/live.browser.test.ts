@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChainEvent } from '@explorer/core';
 import { createDevnet, type Devnet } from '@explorer/devnet';
-import { CHROMIUM_ARGS, chromiumPath, seedDataDir, waitFor } from '@explorer/testing';
+import { CHROMIUM_ARGS, chromiumPath, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
@@ -60,7 +60,7 @@ describe.skipIf(!hasChromium)(
       const config = loadConfig({
         EXPLORER_DATA_DIR: await seedDataDir(dataDir),
         PORT: '0',
-        METRICS_PORT: 'off',
+        ...TEST_SERVER_SETTINGS,
         NODE_RPC_URL: served.url,
         INDEXER_POLL_MS: '50',
       });

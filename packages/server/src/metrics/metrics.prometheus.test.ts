@@ -11,6 +11,7 @@ import {
   scratchDatabase,
   seedDataDir,
   stopProcess,
+  TEST_SERVER_SETTINGS,
   waitFor,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +118,7 @@ describe.skipIf(unavailable !== '')('a real Prometheus scraping the explorer (PG
       loadConfig({
         EXPLORER_DATA_DIR: await seedDataDir(join(dir, 'explorer')),
         PORT: '0',
+        ...TEST_SERVER_SETTINGS,
         METRICS_PORT: '0',
         DEVNET_BLOCKS: String(BLOCKS),
         DEVNET_INTERVAL_MS: '0',
@@ -199,6 +201,7 @@ describe.skipIf(Boolean(pgUnavailable))(
           DATABASE_URL: database.url,
           EXPLORER_DATA_DIR: join(dir, 'explorer'),
           PORT: '0',
+          ...TEST_SERVER_SETTINGS,
           METRICS_PORT: '0',
           DEVNET_BLOCKS: String(BLOCKS),
           DEVNET_INTERVAL_MS: '0',

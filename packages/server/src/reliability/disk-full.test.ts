@@ -20,6 +20,7 @@ import {
   seedDataDir,
   smallFilesystemSkipReason,
   startPrimary,
+  TEST_SERVER_SETTINGS,
   waitFor,
 } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -73,8 +74,8 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
     const s = await startProcess(
       [serverBin, 'start', '--port', '0'],
       {
+        ...TEST_SERVER_SETTINGS,
         NODE_RPC_URL: node,
-        METRICS_PORT: 'off',
         LOG_LEVEL: 'warn',
         INDEXER_POLL_MS: '200',
         ...env,
@@ -107,7 +108,10 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
     return full;
   }
 
-  /** A node that keeps mining, so that the indexer has something to write whenever the disk fills. */
+  /**
+   * A node that will keep mining (`mine()`, once the initial sync is under way and its own blocks no longer
+   * give the indexer enough to write), so that the indexer has something to write whenever the disk fills.
+   */
   async function liveNode(seed: string, dir: string) {
     const live = createDevnet({ seed, blocks: 60, txPerBlock: 30, coinbaseMaturity: 5 });
     const listening = await live.listen({ port: 0 });
@@ -115,18 +119,18 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
       live.stopMining();
       return listening.close();
     });
-    live.startMining(250);
     mkdirSync(dir, { recursive: true });
-    return { live, url: listening.url, defs: live.writeDefinitions(dir) };
+    return { live, url: listening.url, defs: live.writeDefinitions(dir), mine: () => live.startMining(250) };
   }
 
   it('embedded: stops writing with one line, serves, resumes, stops on SIGTERM, ends equal to a fresh index', async () => {
     const fs = mounted(256);
     const dataDir = await seedDataDir(join(fs.dir, 'data'));
-    const { live, url, defs } = await liveNode('disk-full-embedded', join(fs.dir, 'definitions'));
+    const { live, url, defs, mine } = await liveNode('disk-full-embedded', join(fs.dir, 'definitions'));
     const env = { EXPLORER_DATA_DIR: dataDir, POOLS_FILE: defs.poolsFile, LABELS_FILE: defs.labelsFile };
     const server = await start(env, url);
     await waitFor('the sync to get going', async () => (await indexer(server.url)).tipHeight >= 20);
+    mine();
     // The index's own next writes take it below what the embedded database keeps free.
     fs.fill(DEFAULT_RESERVE_BYTES + 2 * MB);
     const full = await whileFull(server, /the data directory \S+ has [\d.]+ MB free of [\d.]+ MB/);
@@ -184,7 +188,7 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
       }
       await admin.query('CHECKPOINT', [], 'test.wal');
       await admin.close();
-      const { live, url, defs } = await liveNode('disk-full-pg', join(fs.dir, 'unused'));
+      const { live, url, defs, mine } = await liveNode('disk-full-pg', join(fs.dir, 'unused'));
       const server = await start(
         {
           DATABASE_URL: cluster.url('explorer'),
@@ -195,6 +199,7 @@ describe.skipIf(reason !== null)('a full disk (built server)', () => {
         url,
       );
       await waitFor('the sync to get going', async () => (await indexer(server.url)).tipHeight >= 20);
+      mine();
       fs.fill(2 * MB);
       // A file that could not grow, or (a new connection on the full disk) the init file a backend writes first.
       const full = await whileFull(
