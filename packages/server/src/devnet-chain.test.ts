@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pearldRealProofBlocks } from '@explorer/test-vectors';
-import { getJson, seedDataDir, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { DEMO_WALLET_KEY, startDevnetChain } from './devnet-chain.js';
@@ -73,8 +73,7 @@ describe("the server's built-in devnet", () => {
         DEVNET_BLOCKS: String(blocks),
         DEVNET_INTERVAL_MS: '0',
         PORT: '0',
-        METRICS_PORT: 'off',
-        RATE_LIMIT_ENABLED: 'false',
+        ...TEST_SERVER_SETTINGS,
       }),
       { log: createLogger({ level: 'silent' }) },
     );

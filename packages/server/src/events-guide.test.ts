@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedDataDir } from '@explorer/testing';
+import { seedDataDir, TEST_SERVER_SETTINGS } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Started, startProcess, stopProcess } from './test-support/processes.js';
 
@@ -47,7 +47,7 @@ describe.skipIf(reason !== null)('docs/events.md', () => {
         DEVNET_BLOCKS: '5',
         DEVNET_INTERVAL_MS: '200',
         LOG_LEVEL: 'warn',
-        RATE_LIMIT_ENABLED: 'false',
+        ...TEST_SERVER_SETTINGS,
       },
       /listening on http:\/\/(\S+)/,
     );

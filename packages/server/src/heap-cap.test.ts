@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDevnet } from '@explorer/devnet';
-import { scratchDatabase, seedDataDir } from '@explorer/testing';
+import { scratchDatabase, seedDataDir, TEST_SERVER_SETTINGS } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEAP_CAP_MB, heapCapFor } from './heap-cap.js';
 import { type Started, startProcess, stopProcess } from './test-support/processes.js';
@@ -40,7 +40,7 @@ describe.skipIf(built !== null)('the heap limit of the running server (built ser
   async function heapLimitOf(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
     const started = await startProcess(
       [serverBin, ...args],
-      { LOG_LEVEL: 'info', METRICS_PORT: '0', RATE_LIMIT_ENABLED: 'false', ...env },
+      { ...TEST_SERVER_SETTINGS, LOG_LEVEL: 'info', METRICS_PORT: '0', ...env },
       /metrics listening on (http:\/\/[0-9.:]+)/,
     );
     running.push(started);

@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDevnet } from '@explorer/devnet';
-import { getJson, scratchDatabase, seedDataDir, testDrivers, waitFor } from '@explorer/testing';
+import {
+  getJson,
+  scratchDatabase,
+  seedDataDir,
+  TEST_SERVER_SETTINGS,
+  testDrivers,
+  waitFor,
+} from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -44,10 +51,9 @@ describe.each(testDrivers())(
           loadConfig({
             NODE_RPC_URL: node.url,
             PORT: '0',
-            // Not the host's metrics port: an explicit environment does not carry the test runner's METRICS_PORT.
-            METRICS_PORT: 'off',
             INDEXER_POLL_MS: '50',
-            RATE_LIMIT_ENABLED: 'false',
+            // An explicit environment does not carry the test runner's METRICS_PORT.
+            ...TEST_SERVER_SETTINGS,
             ...database,
             ...files,
           }),

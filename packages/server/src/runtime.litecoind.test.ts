@@ -8,6 +8,7 @@ import {
   litecoindAvailable,
   seedDataDir,
   startLitecoind,
+  TEST_SERVER_SETTINGS,
   waitFor,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,11 +37,10 @@ describe.skipIf(unavailable !== null)('the server beside litecoind, with no mark
       loadConfig({
         NODE_RPC_URL: node.rpcUrl,
         EXPLORER_DATA_DIR: await seedDataDir(dataDir),
-        // Not the host's metrics port: an explicit environment does not carry the test runner's METRICS_PORT.
-        METRICS_PORT: 'off',
         PORT: '0',
         INDEXER_POLL_MS: '100',
-        RATE_LIMIT_ENABLED: 'false',
+        // An explicit environment does not carry the test runner's METRICS_PORT.
+        ...TEST_SERVER_SETTINGS,
       }),
       { log },
     );

@@ -10,6 +10,7 @@ import {
   seedDataDir,
   startProcess,
   stopProcess,
+  TEST_SERVER_SETTINGS,
   waitFor,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,7 +100,7 @@ describe.skipIf(reason !== null)(
           DEVNET_TX_PER_BLOCK: '2',
           DEVNET_INTERVAL_MS: '250',
           INDEXER_POLL_MS: '50',
-          RATE_LIMIT_ENABLED: 'false',
+          ...TEST_SERVER_SETTINGS,
           LOG_LEVEL: 'warn',
         },
         /listening on (http:\/\/\S+)/,

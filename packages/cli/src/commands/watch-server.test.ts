@@ -10,7 +10,7 @@ import {
   ExplorerStreamClosedError,
 } from '@explorer/client';
 import { createLogger, createRuntime, loadConfig, type Runtime } from '@explorer/server';
-import { seedDataDir, waitFor } from '@explorer/testing';
+import { seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../context.js';
 import { runCli } from '../program.js';
@@ -98,12 +98,11 @@ describe('SDK subscriptions and explorer watch against the real /v1/events (PGli
     const config = loadConfig({
       EXPLORER_DATA_DIR: await seedDataDir(dataDir),
       PORT: '0',
-      METRICS_PORT: 'off',
       DEVNET_BLOCKS: String(BLOCKS),
       DEVNET_TX_PER_BLOCK: '2',
       DEVNET_INTERVAL_MS: '150',
       INDEXER_POLL_MS: '50',
-      RATE_LIMIT_ENABLED: 'false',
+      ...TEST_SERVER_SETTINGS,
       EVENTS_MAX_STREAMS_ANON: '50',
     });
     runtime = await createRuntime(config, { log: createLogger({ level: 'silent' }) });

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChainEvent } from '@explorer/core';
 import { createDevnet, type Devnet } from '@explorer/devnet';
-import { freePorts, getJson, pgSkipReason, scratchDatabase, waitFor } from '@explorer/testing';
+import {
+  freePorts,
+  getJson,
+  pgSkipReason,
+  scratchDatabase,
+  TEST_SERVER_SETTINGS,
+  waitFor,
+} from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProcess } from '../test-support/processes.js';
 
@@ -88,7 +95,7 @@ describe.skipIf(reason !== null)('live events across API replicas sharing Redis 
       EXPLORER_DATA_DIR: dir,
       LOG_LEVEL: 'warn',
       INDEXER_POLL_MS: '50',
-      RATE_LIMIT_ENABLED: 'false',
+      ...TEST_SERVER_SETTINGS,
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
       REDIS_COMMAND_TIMEOUT_MS: '200',
     };

@@ -7,7 +7,14 @@ import { createExplorerClient } from '@explorer/client';
 import type { ChainEvent } from '@explorer/core';
 import { openDatabase, readEventsAfter } from '@explorer/db';
 import { createDevnet, type Devnet } from '@explorer/devnet';
-import { freePorts, listen, seedDataDir, type TestServer, waitFor } from '@explorer/testing';
+import {
+  freePorts,
+  listen,
+  seedDataDir,
+  TEST_SERVER_SETTINGS,
+  type TestServer,
+  waitFor,
+} from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Started, startProcess, stopProcess } from '../test-support/processes.js';
 
@@ -193,7 +200,7 @@ describe.skipIf(reason !== null)('reorgs found at start reach every consumer (bu
       DEVNET_INTERVAL_MS: '300',
       INDEXER_POLL_MS: '50',
       LOG_LEVEL: 'warn',
-      RATE_LIMIT_ENABLED: 'false',
+      ...TEST_SERVER_SETTINGS,
     };
     addWebhook(env, `${receiver.url}/hook`);
 
@@ -239,7 +246,7 @@ describe.skipIf(reason !== null)('reorgs found at start reach every consumer (bu
       LABELS_FILE: files.labelsFile,
       INDEXER_POLL_MS: '50',
       LOG_LEVEL: 'warn',
-      RATE_LIMIT_ENABLED: 'false',
+      ...TEST_SERVER_SETTINGS,
     };
     addWebhook(env, `${receiver.url}/hook`);
     const server = await start(env, port!);

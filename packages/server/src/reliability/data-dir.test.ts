@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkInvariants, openDatabase, readIndexerState } from '@explorer/db';
+import { TEST_SERVER_SETTINGS } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ProcessExitedError, type Started, startProcess, stopProcess } from '../test-support/processes.js';
 
@@ -28,7 +29,7 @@ const env = {
   DEVNET_INTERVAL_MS: '150',
   INDEXER_POLL_MS: '50',
   LOG_LEVEL: 'warn',
-  RATE_LIMIT_ENABLED: 'false',
+  ...TEST_SERVER_SETTINGS,
 };
 
 /** `explorer-server start` on the shared data dir: resolves when it listens, or with its exit and stderr. */

@@ -11,7 +11,14 @@ import {
   parseLabels,
   parsePools,
 } from '@explorer/indexer';
-import { getJson, openTestDatabase, pgSkipReason, scratchDatabase, waitFor } from '@explorer/testing';
+import {
+  getJson,
+  openTestDatabase,
+  pgSkipReason,
+  scratchDatabase,
+  TEST_SERVER_SETTINGS,
+  waitFor,
+} from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Started, startProcess } from '../test-support/processes.js';
 
@@ -108,7 +115,7 @@ describe.skipIf(reason !== null)('losing the database connection (pg, built serv
     EXPLORER_DATA_DIR: dir,
     LOG_LEVEL: 'warn',
     INDEXER_POLL_MS: '100',
-    RATE_LIMIT_ENABLED: 'false',
+    ...TEST_SERVER_SETTINGS,
     DB_CONNECT_TIMEOUT_MS: '2000',
   });
 

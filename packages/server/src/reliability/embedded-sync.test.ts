@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getJson, seedDataDir, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProcess } from '../test-support/processes.js';
 
@@ -43,7 +43,7 @@ describe.skipIf(reason !== null)('an embedded initial sync (built server, PGlite
         DEVNET_BLOCKS: '3000',
         DEVNET_INTERVAL_MS: '0',
         LOG_LEVEL: 'info',
-        RATE_LIMIT_ENABLED: 'false',
+        ...TEST_SERVER_SETTINGS,
       },
       /listening on (http:\/\/\S+)/,
     );

@@ -10,6 +10,7 @@ import {
   pgSkipReason,
   scratchDatabase,
   startFakeMarketProvider,
+  TEST_SERVER_SETTINGS,
   waitFor,
 } from '@explorer/testing';
 import autocannon from 'autocannon';
@@ -169,7 +170,7 @@ describe.skipIf(reason !== null)(`sustained load while the indexer follows a liv
         LABELS_FILE: node.labelsFile,
         MARKET_PROVIDER_URL: market.url,
         MARKET_COIN_ID: 'loadcoin',
-        RATE_LIMIT_ENABLED: 'false',
+        ...TEST_SERVER_SETTINGS,
         LOG_LEVEL: 'silent',
         INDEXER_POLL_MS: '200',
         EXPLORER_DATA_DIR: dir,

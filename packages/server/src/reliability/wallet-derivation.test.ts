@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getJson, seedDataDir, waitFor } from '@explorer/testing';
+import { getJson, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProcess, stopProcess } from '../test-support/processes.js';
 
@@ -38,10 +38,9 @@ describe.skipIf(reason !== null)('wallet key derivation off the request thread (
       {
         DEVNET_BLOCKS: String(BLOCKS),
         DEVNET_INTERVAL_MS: '0',
-        RATE_LIMIT_ENABLED: 'false',
+        ...TEST_SERVER_SETTINGS,
         RESPONSE_CACHE_MB: '0',
         LOG_LEVEL: 'warn',
-        METRICS_PORT: 'off',
       },
       /listening on (http:\/\/\S+)/,
     );

@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listWebhookDeliveries, openDatabase, type Sql } from '@explorer/db';
 import { createDevnet, type Devnet } from '@explorer/devnet';
-import { getJson, listen, pgSkipReason, scratchDatabase, type TestServer, waitFor } from '@explorer/testing';
+import {
+  getJson,
+  listen,
+  pgSkipReason,
+  scratchDatabase,
+  TEST_SERVER_SETTINGS,
+  type TestServer,
+  waitFor,
+} from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Started, startProcess } from '../test-support/processes.js';
 import { verifyWebhookSignature } from '../webhooks/signature.js';
@@ -52,7 +60,7 @@ describe.skipIf(reason !== null)('webhook delivery across kill -9 (pg, built ser
       EXPLORER_DATA_DIR: dir,
       LOG_LEVEL: 'warn',
       INDEXER_POLL_MS: '50',
-      RATE_LIMIT_ENABLED: 'false',
+      ...TEST_SERVER_SETTINGS,
       // Short, so the restarted server need not wait long for the crashed attempt's lease to run out.
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_LEASE_MS: '3000',
