@@ -1,9 +1,24 @@
 import type { Logger } from '@explorer/core';
 import { Redis } from 'ioredis';
 
+/**
+ * What the explorer asks of a Redis client (ioredis's satisfies it). Declared here rather than naming ioredis's
+ * type, so that the package's declarations do not reach ioredis's: a TypeScript program importing
+ * `@explorer/server` then compiles under `--strict` whatever ioredis's own declarations need.
+ */
+export interface RedisClient {
+  /** `ready` once connected (ioredis's connection states otherwise). */
+  readonly status: string;
+  publish(channel: string, message: string): Promise<number>;
+  subscribe(channel: string): Promise<unknown>;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  off(event: string, listener: (...args: any[]) => void): unknown;
+  disconnect(): void;
+}
+
 /** A Redis connection tuned to fail fast rather than queue (rate limits, live events). */
 export interface RedisLink {
-  client: Redis;
+  client: RedisClient;
   /** The last connection error, for the outage log line (never the URL, which may carry a password). */
   lastError(): string | null;
   /** Resolves once connected, or after `ms` without (the in-memory fallback counts meanwhile). */

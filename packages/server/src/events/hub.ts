@@ -10,7 +10,7 @@ import {
   type SubscribeRequest,
 } from '@explorer/core';
 import { eventLogBounds, readEventsAfter, type Sql } from '@explorer/db';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis.js';
 
 /** The live event feed of one API process, fed by its own writers, Redis and the event log. */
 export interface EventHub extends EventFeed {
@@ -30,7 +30,7 @@ export interface EventHubOptions {
   /** Whether an indexer runs in this process and hands the hub its events (`receive`). */
   local: boolean;
   /** A Redis connection to subscribe on (a dedicated one: subscribing takes it over); null without Redis. */
-  redis: { client: Redis; channel: string; lastError(): string | null } | null;
+  redis: { client: RedisClient; channel: string; lastError(): string | null } | null;
   /** How often the log is polled while nothing else brings events (default 1,000 ms). */
   pollMs?: number;
   /** Told of each event handed to a subscriber, and of each subscriber dropped as a slow consumer (metrics). */
