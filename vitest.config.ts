@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * Test files that run in a process of their own: they observe the process (the modules it loaded, its heap), or
  * replace a module for the whole file (vi.mock).
  */
-const ISOLATED = ['packages/server/src/runtime-demo.test.ts', 'packages/server/src/events/hub.test.ts'];
+const ISOLATED = ['packages/server/src/runtime/demo.test.ts', 'packages/server/src/events/hub.test.ts'];
 const TESTS = ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/**/*.test.ts'];
 
 /**

@@ -3,7 +3,7 @@ import { findApiKey, insertApiKey, revokeApiKey } from '@explorer/db';
 import { openTestDatabase, type TestDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccess } from './access.js';
-import { loadConfig } from './config.js';
+import { loadConfig } from './config/index.js';
 import { captureLog } from './test-support/log-capture.js';
 import { serveExplorer } from './test-support/serve-app.js';
 

@@ -1,7 +1,7 @@
 import type { Authenticator, Logger } from '@explorer/core';
 import { createKeyAuthenticator } from '@explorer/core';
 import { findApiKey, type Sql, touchApiKey } from '@explorer/db';
-import type { ServerConfig } from './config.js';
+import type { ServerConfig } from './config/index.js';
 import { connectRateLimitRedis, createRateLimiter, type ServerRateLimiter } from './rate-limit/index.js';
 
 /** API-key verification and rate limiting, as the API and the app take them. */

@@ -5,7 +5,7 @@ import { canonicalDump, createSqlStore } from '@explorer/db';
 import { createDemoProvider, createMarketRefresher } from '@explorer/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccess } from './access.js';
-import { loadConfig } from './config.js';
+import { loadConfig } from './config/index.js';
 import { captureLog } from './test-support/log-capture.js';
 import { serveExplorer } from './test-support/serve-app.js';
 

@@ -1,8 +1,5 @@
 /** @explorer/server */
 export { type Access, createAccess } from './access.js';
-export { type ApiHandler, createServerApp, type ServerAppDeps } from './app.js';
-export { clientAddress } from './client-address.js';
-export { attachClientErrorHandler } from './client-errors.js';
 export { type CommandContext, processContext } from './commands/context.js';
 export {
   ConfigError,
@@ -12,9 +9,12 @@ export {
   SETTINGS,
   type ServerConfig,
   type Setting,
-} from './config.js';
-export { unknownVariables } from './config-unknown.js';
+} from './config/index.js';
+export { unknownVariables } from './config/unknown.js';
 export { HEAP_CAP_MB, heapSizeGiven } from './heap-cap.js';
+export { type ApiHandler, createServerApp, type ServerAppDeps } from './http/app.js';
+export { clientAddress } from './http/client-address.js';
+export { attachClientErrorHandler } from './http/client-errors.js';
 export { createLogger, LOG_LEVELS, type LoggerOptions, type LogLevel, type LogStream } from './logger.js';
 export {
   createMetrics,
@@ -42,7 +42,7 @@ export {
   type RateLimitRedis,
   type ServerRateLimiter,
 } from './rate-limit/index.js';
-export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+export { createRuntime, type Runtime, type RuntimeOptions } from './runtime/index.js';
 export { SERVER_VERSION } from './version.js';
 export {
   createWebhookWorker,

@@ -12,8 +12,8 @@ import {
   waitFor,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
-import { createRuntime, type Runtime } from './runtime.js';
+import { loadConfig } from './config/index.js';
+import { createRuntime, type Runtime } from './runtime/index.js';
 import { captureLog } from './test-support/log-capture.js';
 
 const unavailable = litecoindAvailable();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from './commands/context.js';
-import { SETTINGS } from './config.js';
+import { SETTINGS } from './config/index.js';
 import { createProgram } from './program.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'explorer-cli-'));

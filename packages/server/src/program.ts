@@ -6,7 +6,7 @@ import { registerKeys } from './commands/keys.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerStart } from './commands/start.js';
 import { registerWebhooks } from './commands/webhooks.js';
-import { environmentHelp } from './config-docs.js';
+import { environmentHelp } from './config/docs.js';
 import { SERVER_VERSION } from './version.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { preflight, usesDataDir } from '../runtime.js';
+import { preflight, usesDataDir } from '../runtime/index.js';
 import { type CommandContext, configOrExit } from './context.js';
 import { type StartFlags, withStartOptions } from './start.js';
 

@@ -1,10 +1,10 @@
 import { isatty } from 'node:tty';
 import { DirectoryLockedError, RebuildRequiredError } from '@explorer/db';
 import { ChainProfileError } from '@explorer/indexer';
-import type { ConfigFlags } from '../config.js';
-import { ConfigError, loadConfig, type ServerConfig } from '../config.js';
-import { unknownVariables } from '../config-unknown.js';
-import { dataDirProblem } from '../runtime.js';
+import type { ConfigFlags } from '../config/index.js';
+import { ConfigError, loadConfig, type ServerConfig } from '../config/index.js';
+import { unknownVariables } from '../config/unknown.js';
+import { dataDirProblem } from '../runtime/index.js';
 
 /** What commands touch outside themselves; bin.ts passes the real process, tests pass fakes. */
 export interface CommandContext {

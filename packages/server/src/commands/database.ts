@@ -1,5 +1,5 @@
 import type { Sql } from '@explorer/db';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/index.js';
 import { openConfigured } from '../database/open.js';
 import { type CommandContext, configOrExit, failed } from './context.js';
 

@@ -1,7 +1,7 @@
 import { generateApiKey, isApiKeyId, TIER_NAME } from '@explorer/core';
 import { type ApiKeyListing, insertApiKey, listApiKeys, revokeApiKey } from '@explorer/db';
 import type { Command } from 'commander';
-import { settingOption } from '../config-docs.js';
+import { settingOption } from '../config/docs.js';
 import type { CommandContext } from './context.js';
 import { type DbFlags, shortTime, table, withDatabase } from './database.js';
 

@@ -7,7 +7,7 @@ import {
   type Sql,
 } from '@explorer/db';
 import type { Command } from 'commander';
-import { settingOption } from '../config-docs.js';
+import { settingOption } from '../config/docs.js';
 import { openConfigured } from '../database/open.js';
 import { type CommandContext, configOrExit, failed } from './context.js';
 

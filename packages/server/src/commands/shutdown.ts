@@ -1,4 +1,4 @@
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/index.js';
 import type { CommandContext } from './context.js';
 
 /**

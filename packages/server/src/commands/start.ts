@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { settingOption } from '../config-docs.js';
-import { createRuntime } from '../runtime.js';
+import { settingOption } from '../config/docs.js';
+import { createRuntime } from '../runtime/index.js';
 import { type CommandContext, configOrExit, failed, progressOutput } from './context.js';
 import { exitOnFatal, exitOnSignal } from './shutdown.js';
 

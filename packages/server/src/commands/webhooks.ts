@@ -10,7 +10,7 @@ import {
   type WebhookListing,
 } from '@explorer/db';
 import type { Command } from 'commander';
-import { settingOption } from '../config-docs.js';
+import { settingOption } from '../config/docs.js';
 import type { CommandContext } from './context.js';
 import { type DbFlags, shortTime, table, withDatabase } from './database.js';
 

@@ -14,7 +14,7 @@ import { createExplorerApi, UnauthorizedError, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
 import { createDemoProvider, createMarketRefresher } from '@explorer/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServerApp } from '../app.js';
+import { createServerApp } from '../http/app.js';
 import { createLogger } from '../logger.js';
 import { createRateLimiter } from '../rate-limit/index.js';
 import { serveApp } from '../test-support/serve-app.js';

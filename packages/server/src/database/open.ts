@@ -1,5 +1,5 @@
 import { openDatabase, type QueryObserver, type Sql } from '@explorer/db';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/index.js';
 
 /**
  * Who opens the database, which decides its pool and name:

@@ -6,9 +6,9 @@ import { createDevnet, type Devnet } from '@explorer/devnet';
 import { CHROMIUM_ARGS, chromiumPath, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/index.js';
 import { createLogger } from '../logger.js';
-import { createRuntime, type Runtime } from '../runtime.js';
+import { createRuntime, type Runtime } from '../runtime/index.js';
 
 const hasChromium = chromiumPath !== undefined;
 if (!hasChromium) console.log('live.browser.test: skipped, no Chromium found (set CHROMIUM_PATH)');

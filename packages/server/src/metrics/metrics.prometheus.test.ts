@@ -15,9 +15,9 @@ import {
   waitFor,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/index.js';
 import { createLogger } from '../logger.js';
-import { createRuntime, type Runtime } from '../runtime.js';
+import { createRuntime, type Runtime } from '../runtime/index.js';
 
 const PROMETHEUS = '/usr/bin/prometheus';
 const PROMTOOL = '/usr/bin/promtool';

@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import type { Identity } from '@explorer/core';
 import { getJson, seedDataDir, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/index.js';
 import { createRateLimiter } from '../rate-limit/index.js';
-import { createRuntime, type Runtime } from '../runtime.js';
+import { createRuntime, type Runtime } from '../runtime/index.js';
 import { captureLog } from '../test-support/log-capture.js';
 import {
   type Exposition,

@@ -1,6 +1,6 @@
 import { ANONYMOUS, countRequest, type RateLimitedError, type RateLimiter } from '@explorer/core';
 import type { Context, MiddlewareHandler } from 'hono';
-import { requestIdOf, serverErrorBody } from '../server-envelope.js';
+import { requestIdOf, serverErrorBody } from '../http/server-envelope.js';
 import {
   amendResponse,
   headerOf,

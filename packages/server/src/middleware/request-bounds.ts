@@ -1,6 +1,6 @@
 import { ApiError, refuseRequest } from '@explorer/core';
 import type { MiddlewareHandler } from 'hono';
-import { requestIdOf, serverErrorBody } from '../server-envelope.js';
+import { requestIdOf, serverErrorBody } from '../http/server-envelope.js';
 import { replaceResponse } from './response-parts.js';
 
 /** Options of the request bounds. */

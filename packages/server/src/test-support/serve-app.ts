@@ -13,8 +13,8 @@ import {
 } from '@explorer/core';
 import { failingStore } from '@explorer/testing';
 import { serve } from '@hono/node-server';
-import { createServerApp } from '../app.js';
-import { attachClientErrorHandler } from '../client-errors.js';
+import { createServerApp } from '../http/app.js';
+import { attachClientErrorHandler } from '../http/client-errors.js';
 
 /** Serves an app over real HTTP on 127.0.0.1 at a free port. */
 export async function serveApp(

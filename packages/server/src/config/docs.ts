@@ -1,5 +1,5 @@
-import { type ConfigFlags, defaultText, flagName, SETTINGS, type Setting } from './config.js';
-import { settingPrefixes } from './config-unknown.js';
+import { type ConfigFlags, defaultText, flagName, SETTINGS, type Setting } from './index.js';
+import { settingPrefixes } from './unknown.js';
 
 /** Markdown of the declarations as plain text: `code` unquoted, [links](x.md) reduced to their words. */
 export const plain = (markdown: string): string =>
@@ -84,7 +84,7 @@ export function envExample(): string {
     '# Every setting of explorer-server, commented out, with its default. Copy this file to .env, set what you',
     '# need, and start with `node --env-file=.env packages/server/dist/bin.js start` (or give the variables to',
     '# your container or service manager). docs/configuration.md describes each one.',
-    '# Written from the settings declaration (packages/server/src/config.ts) by `pnpm run config-docs`.',
+    '# Written from the settings declaration (packages/server/src/config/index.ts) by `pnpm run config-docs`.',
   ];
   const entries = SETTINGS.filter((s) => s.env).map((s) => {
     // Where no value can be written (none, a value worked out later), `shown` says what happens.

@@ -11,9 +11,9 @@ import {
   waitFor,
 } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { createRuntime } from './runtime.js';
+import { loadConfig } from '../config/index.js';
+import { createLogger } from '../logger.js';
+import { createRuntime } from './index.js';
 
 // Pool and label definitions are kept with the index: a restart beside the same node without POOLS_FILE and
 // LABELS_FILE serves the same attribution and known addresses as before, and says where they came from.

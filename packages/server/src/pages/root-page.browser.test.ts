@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { CHROMIUM_ARGS, chromiumPath, seedDataDir, TEST_SERVER_SETTINGS } from '@explorer/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { createRuntime, type Runtime } from './runtime.js';
-import { SERVER_VERSION } from './version.js';
+import { loadConfig } from '../config/index.js';
+import { createLogger } from '../logger.js';
+import { createRuntime, type Runtime } from '../runtime/index.js';
+import { SERVER_VERSION } from '../version.js';
 
 const hasChromium = chromiumPath !== undefined;
 if (!hasChromium) console.log('root-page.browser.test: skipped, no Chromium found (set CHROMIUM_PATH)');

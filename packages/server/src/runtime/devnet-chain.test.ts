@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { pearldRealProofBlocks } from '@explorer/test-vectors';
 import { getJson, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadConfig } from '../config/index.js';
+import { createLogger } from '../logger.js';
 import { DEMO_WALLET_KEY, startDevnetChain } from './devnet-chain.js';
-import { createLogger } from './logger.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime } from './index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'explorer-devnet-chain-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -61,7 +61,7 @@ describe("the server's built-in devnet", () => {
   });
 
   it('pays the demo wallet the getting-started guide shows, so the wallet endpoints find it on the first start', async () => {
-    const guide = readFileSync(new URL('../../../docs/getting-started.md', import.meta.url), 'utf8');
+    const guide = readFileSync(new URL('../../../../docs/getting-started.md', import.meta.url), 'utf8');
     const shown = [...guide.matchAll(/npm run explorer -- wallet (\S+)/g)].map((m) => m[1]);
     expect(shown.length).toBeGreaterThan(0);
     expect(new Set(shown)).toEqual(new Set([DEMO_WALLET_KEY]));

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // writes its progress to stderr when stderr is a terminal. A real pseudo-terminal (util-linux `script`) stands
 // where the person would.
 
-const serverBin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const serverBin = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const hasScript = spawnSync('script', ['--version']).status === 0;
 const reason = !existsSync(serverBin)
   ? 'the server is not built (run pnpm build)'

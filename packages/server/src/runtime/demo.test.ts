@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDataDir } from '@explorer/testing';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { loadConfig } from '../config/index.js';
+import { createLogger } from '../logger.js';
 
 // Records whether the simulated chain's package is ever loaded (the mock is the real module, observed).
 const loaded = vi.hoisted(() => ({ devnet: false }));
@@ -19,7 +19,7 @@ const log = createLogger({ level: 'silent' });
 
 describe('the devnet in the server', () => {
   it('is never loaded by a process with a node; the demo loads it when it starts', async () => {
-    const { createRuntime } = await import('./runtime.js');
+    const { createRuntime } = await import('./index.js');
     expect(loaded.devnet).toBe(false);
 
     // A deployment: a node of its own (here an API-only process, which never calls it at start).

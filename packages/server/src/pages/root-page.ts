@@ -3,8 +3,8 @@ import { formatSeconds, progressLine } from '@explorer/indexer';
 import type { Context } from 'hono';
 import { accepts } from 'hono/accepts';
 import { html, raw } from 'hono/html';
-import type { ApiHandler } from './app.js';
-import { requestIdOf } from './server-envelope.js';
+import type { ApiHandler } from '../http/app.js';
+import { requestIdOf } from '../http/server-envelope.js';
 
 type StatusBody = HandlerOutput<RouteOf<'getStatus'>>;
 type BlockRow = HandlerOutput<RouteOf<'listBlocks'>>['blocks'][number];

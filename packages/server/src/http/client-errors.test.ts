@@ -5,11 +5,11 @@ import { createExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
 import { createResponseValidator, type ResponseValidator } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.js';
+import { createRateLimiter } from '../rate-limit/index.js';
+import { serveApp } from '../test-support/serve-app.js';
 import { createServerApp } from './app.js';
 import { attachClientErrorHandler } from './client-errors.js';
-import { createLogger } from './logger.js';
-import { createRateLimiter } from './rate-limit/index.js';
-import { serveApp } from './test-support/serve-app.js';
 
 interface RawAnswer {
   status: number;

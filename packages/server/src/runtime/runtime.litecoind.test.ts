@@ -12,9 +12,9 @@ import {
   waitFor,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { createRuntime, type Runtime } from './runtime.js';
+import { loadConfig } from '../config/index.js';
+import { createLogger } from '../logger.js';
+import { createRuntime, type Runtime } from './index.js';
 
 // The server beside a real node (Litecoin Core regtest) with nothing but NODE_RPC_URL configured: what an
 // operator gets before setting up market data or pool definitions.

@@ -5,10 +5,10 @@ import { canonicalDump, openDatabase } from '@explorer/db';
 import { createDevnet } from '@explorer/devnet';
 import { getJson, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { createRuntime } from './runtime.js';
-import { runCommand } from './test-support/run-command.js';
+import { loadConfig } from '../config/index.js';
+import { createLogger } from '../logger.js';
+import { runCommand } from '../test-support/run-command.js';
+import { createRuntime } from './index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'explorer-wrong-chain-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

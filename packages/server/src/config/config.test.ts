@@ -1,5 +1,6 @@
 import type { MarketConfig } from '@explorer/indexer';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { LogLevel } from '../logger.js';
 import {
   ConfigError,
   type ConfigFlags,
@@ -8,8 +9,7 @@ import {
   publicBaseUrl,
   SETTINGS,
   type ServerConfig,
-} from './config.js';
-import type { LogLevel } from './logger.js';
+} from './index.js';
 
 const fails = (env: Record<string, string>, flags = {}) => {
   try {

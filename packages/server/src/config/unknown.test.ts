@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SETTINGS } from './config.js';
-import { editDistance, settingPrefixes, unknownVariables } from './config-unknown.js';
+import { SETTINGS } from './index.js';
+import { editDistance, settingPrefixes, unknownVariables } from './unknown.js';
 
 const warning = (name: string, meant?: string) =>
   `config: warning: ${name} is not a setting, ignored${meant ? `; did you mean ${meant}?` : ''}`;

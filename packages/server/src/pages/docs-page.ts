@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SharedCache } from '@explorer/core';
 import { Hono } from 'hono';
-import { requestIdOf } from './server-envelope.js';
+import { requestIdOf } from '../http/server-envelope.js';
 
 /** How the reference page is built. */
 export interface DocsPageOptions {

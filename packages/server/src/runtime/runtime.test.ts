@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getJson, seedDataDir, TEST_SERVER_SETTINGS, waitFor } from '@explorer/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { createRuntime } from './runtime.js';
+import { ConfigError, loadConfig } from '../config/index.js';
+import { createLogger } from '../logger.js';
+import { createRuntime } from './index.js';
 
 const dataDir = await seedDataDir(mkdtempSync(join(tmpdir(), 'explorer-server-')));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

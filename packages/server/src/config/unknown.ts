@@ -1,4 +1,4 @@
-import { SETTINGS } from './config.js';
+import { SETTINGS } from './index.js';
 
 /** Variables of ours that are not the server's settings: the explorer CLI's, and the build's. */
 const READ_ELSEWHERE = new Set(['EXPLORER_BASE_URL', 'EXPLORER_API_KEY', 'EXPLORER_SKIP_DTS']);

@@ -1,8 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import { type ApiAnswer, type RateLimiter, toResponse } from '@explorer/core';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.js';
 import { type ApiHandler, createServerApp } from './app.js';
-import { createLogger } from './logger.js';
 
 function setup(opts: { trustProxy?: boolean; body?: string; parts?: boolean } = {}) {
   const lines: string[] = [];

@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, SETTINGS } from './config.js';
 import {
   envExample,
   environmentHelp,
@@ -11,12 +10,13 @@ import {
   reportedPrefixesText,
   settingOption,
   settingsTable,
-} from './config-docs.js';
+} from './docs.js';
+import { loadConfig, SETTINGS } from './index.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const HINT =
-  'differs from the settings declaration (packages/server/src/config.ts): run `pnpm run config-docs`';
+  'differs from the settings declaration (packages/server/src/config/index.ts): run `pnpm run config-docs`';
 
 /** The file with each `<!-- generated: name -->` … `<!-- end generated: name -->` block's content replaced. */
 function withGenerated(file: string, blocks: Record<string, string>): string {

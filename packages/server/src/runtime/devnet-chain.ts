@@ -16,7 +16,7 @@ import {
   genesisTimeEndingAt,
   readReplayFile,
 } from '@explorer/devnet';
-import type { ServerConfig } from './config.js';
+import type { ServerConfig } from '../config/index.js';
 
 /** Seconds between the devnet's historical blocks. */
 const HISTORY_SPACING = 150;

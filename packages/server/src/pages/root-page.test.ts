@@ -1,8 +1,8 @@
 import { createExplorerApi, v1Routes } from '@explorer/core';
 import { createPgSql, createSqlStore } from '@explorer/db';
 import { describe, expect, it } from 'vitest';
-import { type ApiHandler, createServerApp } from './app.js';
-import { createLogger } from './logger.js';
+import { type ApiHandler, createServerApp } from '../http/app.js';
+import { createLogger } from '../logger.js';
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 const silent = createLogger({ level: 'silent' });

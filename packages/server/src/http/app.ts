@@ -1,17 +1,17 @@
 import type { ApiAnswer, HandleOptions, Logger, RateLimiter } from '@explorer/core';
 import { Hono } from 'hono';
+import { compression } from '../middleware/compression.js';
+import { apiAnswered, type HttpMetricsSink, httpMetrics } from '../middleware/http-metrics.js';
+import { rateLimitHeaders } from '../middleware/rate-limit-headers.js';
+import { requestBounds } from '../middleware/request-bounds.js';
+import { requestLog } from '../middleware/request-log.js';
+import { respondWith } from '../middleware/response-parts.js';
+import { timing } from '../middleware/timing.js';
+import { createDocsPage } from '../pages/docs-page.js';
+import { rootHandler } from '../pages/root-page.js';
+import { SERVER_VERSION } from '../version.js';
 import { clientAddress } from './client-address.js';
-import { createDocsPage } from './docs-page.js';
-import { compression } from './middleware/compression.js';
-import { apiAnswered, type HttpMetricsSink, httpMetrics } from './middleware/http-metrics.js';
-import { rateLimitHeaders } from './middleware/rate-limit-headers.js';
-import { requestBounds } from './middleware/request-bounds.js';
-import { requestLog } from './middleware/request-log.js';
-import { respondWith } from './middleware/response-parts.js';
-import { timing } from './middleware/timing.js';
-import { rootHandler } from './root-page.js';
 import { requestIdOf, serverErrorBody } from './server-envelope.js';
-import { SERVER_VERSION } from './version.js';
 
 /** The part of @explorer/core's ExplorerApi the server needs. */
 export interface ApiHandler {

@@ -3,10 +3,10 @@ import { promisify } from 'node:util';
 import { createExplorerApi, v1Routes } from '@explorer/core';
 import { chromiumPath, failingStore } from '@explorer/testing';
 import { describe, expect, it } from 'vitest';
-import { type ApiHandler, createServerApp } from './app.js';
+import { type ApiHandler, createServerApp } from '../http/app.js';
+import { createLogger } from '../logger.js';
+import { serveApp } from '../test-support/serve-app.js';
 import { createDocsPage } from './docs-page.js';
-import { createLogger } from './logger.js';
-import { serveApp } from './test-support/serve-app.js';
 
 const chromium = chromiumPath;
 if (!chromium) console.info('docs page (browser): skipped, no Chromium found (set CHROMIUM_PATH)');

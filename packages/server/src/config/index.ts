@@ -8,6 +8,10 @@ import {
   MEMPOOL_WATCHER_DEFAULTS,
 } from '@explorer/indexer';
 import { z } from 'zod';
+import { LOG_LEVELS } from '../logger.js';
+import { RATE_LIMITER_DEFAULTS } from '../rate-limit/limiter.js';
+import { REDIS_DEFAULTS } from '../redis.js';
+import { WEBHOOK_WORKER_DEFAULTS } from '../webhooks/worker.js';
 import {
   bool,
   int,
@@ -20,11 +24,7 @@ import {
   url,
   type ValueKind,
   wordList,
-} from './config-values.js';
-import { LOG_LEVELS } from './logger.js';
-import { RATE_LIMITER_DEFAULTS } from './rate-limit/limiter.js';
-import { REDIS_DEFAULTS } from './redis.js';
-import { WEBHOOK_WORKER_DEFAULTS } from './webhooks/worker.js';
+} from './values.js';
 
 const MIB = 1024 * 1024;
 const HOUR_MS = 3_600_000;
