@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { countRequest, type RateLimiter } from '../access/rate-limit.js';
-import type { Meta } from '../envelope.js';
+import type { BaseMeta, Meta } from '../envelope.js';
 import { ApiError, BadRequestError, NotFoundError, ServiceUnavailableError, toApiError } from '../errors.js';
 import {
   DEFAULT_EVENT_LIMITS,
@@ -15,12 +15,12 @@ import type { ChainNode } from '../node.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../openapi.js';
 import type { AnyRoute, ApiConfig, Identity, RouteResult } from '../route.js';
 import { EVENTS_UNAVAILABLE, eventSubscribeRequest, eventsQuery } from '../routes/events.js';
-import type { Store } from '../store.js';
+import type { Store, TipInfo } from '../store.js';
 import { deriveInThread, type WalletDeriver } from '../wallet/deriver.js';
 import { type ApiAnswer, toResponse } from './answer.js';
 import { corsHeaders, preflight } from './cors.js';
 import { findRoute } from './find-route.js';
-import { type Authenticator, identify, requestIdOf } from './identify.js';
+import { type Authenticator, type Caller, identify, requestIdOf } from './identify.js';
 import { refusalOf } from './refusals.js';
 import { createResponseCache, type RenderedBody, render, renderShared } from './render.js';
 import {
@@ -147,6 +147,23 @@ function targetOf(url: string): RequestTarget {
   }
 }
 
+/** One request on its way to its answer: when, at which tip, the meta it starts from and its reply. */
+interface Exchange {
+  now: number;
+  tip: TipInfo | null;
+  meta: BaseMeta;
+  reply: Reply;
+}
+
+/**
+ * The URL as sent (path and query) and the tip it is answered at name a chain-derived body, per kind of caller:
+ * some answers depend on it (an API key allows longer address lists and deeper wallets), so a body rendered for
+ * a key is never served to an anonymous caller, who would have been refused.
+ */
+function bodyKey(caller: Caller, target: RequestTarget, tip: TipInfo): string {
+  return `${caller.identity.type === 'key' ? 'key:' : ''}${target.pathname}${target.search}@${tipKey(tip)}`;
+}
+
 /** The answer of a rendered body (a 404 rendered as such is thrown, to be answered as the error it is). */
 function renderedAnswer(request: Request, reply: Reply, rendered: RenderedBody, meta: Meta): ApiAnswer {
   if (rendered.notFound !== undefined) throw new NotFoundError(rendered.notFound);
@@ -170,20 +187,6 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     document ??= buildOpenApiDocument(deps.routes, config.publicBaseUrl);
     return document;
   };
-  /** Counts the request (see access/rate-limit.ts) into `reply`; past the limit, throws the 429. */
-  async function rateLimit(
-    limiter: RateLimiter,
-    reply: Reply,
-    identity: Identity,
-    clientAddress: string | null,
-    now: number,
-    points = 1,
-  ) {
-    const counted = await countRequest(limiter, identity, clientAddress, now, points);
-    reply.rateLimit = counted.state;
-    if (counted.limited) throw counted.limited;
-  }
-
   /**
    * cors → identify → rate limit → a body rendered for this URL at this tip, if any → route → render (validate,
    * run), shared per tip → 304 or envelope. Every step that has its answer at hand gives it without awaiting,
@@ -216,6 +219,93 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     }
   }
 
+  /** What every answer starts from: the request's id, the tip it is answered at, the meta and the reply. */
+  function begin(request: Request, now: number, tip: TipInfo | null, head: boolean): Exchange {
+    const requestId = requestIdOf(request.headers);
+    return {
+      now,
+      tip,
+      meta: startMeta(requestId, tip, deps.node?.lastHeight() ?? null, now),
+      reply: { requestId, cors, head, rateLimit: null },
+    };
+  }
+
+  /**
+   * Who is asking, counted against the rate limit (`points` of it) into the reply: past the limit, throws the
+   * 429. A refused key is counted too and left for the caller to answer (`refused`). Without a rate limit and
+   * with the identity at hand, it gives the caller without awaiting.
+   */
+  function admit(
+    request: Request,
+    options: HandleOptions,
+    exchange: Exchange,
+    points: number,
+  ): Caller | Promise<Caller> {
+    const identifying = identify(request.headers, deps.authenticate);
+    const limiter = deps.rateLimiter;
+    if (!limiter) return identifying;
+    return (async () => {
+      const caller = await identifying;
+      const counted = await countRequest(
+        limiter,
+        caller.identity,
+        options.clientAddress ?? null,
+        exchange.now,
+        points,
+      );
+      exchange.reply.rateLimit = counted.state;
+      if (counted.limited) throw counted.limited;
+      return caller;
+    })();
+  }
+
+  /** The error envelope of what went wrong; an unexpected error (5xx) is told to onError first. */
+  function failed(err: unknown, exchange: Exchange, route: string | null): ApiAnswer {
+    const error = toApiError(err);
+    if (!(err instanceof ApiError) || error.status >= 500)
+      deps.onError?.(err, { requestId: exchange.reply.requestId, route });
+    return errorAnswer(exchange.reply, error, exchange.meta);
+  }
+
+  /** Validates the request against its route and runs the handler, noting in `ran` the meta it ran with. */
+  function runRoute(
+    matched: ReturnType<typeof findRoute>,
+    target: RequestTarget,
+    request: Request,
+    options: HandleOptions,
+    exchange: Exchange,
+    caller: Caller,
+    ran: { meta?: Meta },
+  ): Promise<RouteResult<unknown>> {
+    const { route } = matched;
+    const { params, query } = validate(route, matched.params, new URLSearchParams(target.search));
+    ran.meta = successMeta(exchange.meta, false, exchange.tip);
+    const ctx = routeContext(
+      {
+        params,
+        query,
+        store: deps.store,
+        node: deps.node ?? null,
+        config,
+        meta: ran.meta,
+        tip: exchange.tip,
+        identity: caller.identity,
+        rateLimit: exchange.reply.rateLimit,
+        rateLimiter: deps.rateLimiter ?? null,
+        requestId: exchange.reply.requestId,
+        now: exchange.now,
+        openapi,
+        headers: request.headers,
+        clientAddress: options.clientAddress ?? null,
+        cutConnection: options.cutConnection ?? null,
+        events: deps.events ?? null,
+        walletDeriver: deps.walletDeriver ?? deriveInThread,
+      },
+      caches,
+    );
+    return route.handler(ctx as never);
+  }
+
   /** The answer, noting in `facts` (when given) what answer() reports of it. */
   async function answerWith(
     request: Request,
@@ -223,41 +313,21 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     facts: AnswerFacts | null,
   ): Promise<ApiAnswer> {
     const now = clock();
-    const requestId = requestIdOf(request.headers);
     const method = request.method.toUpperCase();
     const readingTip = readTip(now);
     const tip = readingTip instanceof Promise ? await readingTip : readingTip;
-    const meta = startMeta(requestId, tip, deps.node?.lastHeight() ?? null, now);
-    if (method === 'OPTIONS') return preflight(requestId, config.corsOrigin);
-    const reply: Reply = {
-      requestId,
-      cors,
-      head: method === 'HEAD',
-      rateLimit: null,
-    };
+    const exchange = begin(request, now, tip, method === 'HEAD');
+    const { reply, meta } = exchange;
+    if (method === 'OPTIONS') return preflight(reply.requestId, config.corsOrigin);
     let routeId: string | null = null;
     try {
       const target = targetOf(request.url);
       // Counted before routing, so every answer (404, 405 and a refused key's 401 included) counts.
-      const identifying = identify(request.headers, deps.authenticate);
-      const caller = identifying instanceof Promise ? await identifying : identifying;
-      if (deps.rateLimiter)
-        await rateLimit(
-          deps.rateLimiter,
-          reply,
-          caller.identity,
-          options.clientAddress ?? null,
-          now,
-          costOf(target),
-        );
+      const admitting = admit(request, options, exchange, costOf(target));
+      const caller = admitting instanceof Promise ? await admitting : admitting;
       const refused = refusalOf(request) ?? caller.refused;
       if (refused) throw refused;
-      // The URL as sent (path and query) and the tip it is answered at name a chain-derived body, per kind of
-      // caller: some answers depend on it (an API key allows longer address lists and deeper wallets), so a
-      // body rendered for a key is never served to an anonymous caller, who would have been refused.
-      const key = tip
-        ? `${caller.identity.type === 'key' ? 'key:' : ''}${target.pathname}${target.search}@${tipKey(tip)}`
-        : null;
+      const key = tip ? bodyKey(caller, target, tip) : null;
       // A body kept under this key was rendered for this very URL: routed, validated and run already.
       const kept =
         key !== null && (method === 'GET' || method === 'HEAD') ? responses?.peek(key, now) : undefined;
@@ -268,39 +338,13 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
         }
         return renderedAnswer(request, reply, kept.value, successMeta(meta, true, tip));
       }
-      const { route, params } = findRoute(router, target.pathname, method);
+      const matched = findRoute(router, target.pathname, method);
+      const { route } = matched;
       routeId = route.id;
       if (facts) facts.route = route.path;
       // The meta the handler ran with, when this request ran it: its memos mark it cached.
       const ran: { meta?: Meta } = {};
-      const run = (): Promise<RouteResult<unknown>> => {
-        const { params: p, query } = validate(route, params, new URLSearchParams(target.search));
-        ran.meta = successMeta(meta, false, tip);
-        const ctx = routeContext(
-          {
-            params: p,
-            query,
-            store: deps.store,
-            node: deps.node ?? null,
-            config,
-            meta: ran.meta,
-            tip,
-            identity: caller.identity,
-            rateLimit: reply.rateLimit,
-            rateLimiter: deps.rateLimiter ?? null,
-            requestId,
-            now,
-            openapi,
-            headers: request.headers,
-            clientAddress: options.clientAddress ?? null,
-            cutConnection: options.cutConnection ?? null,
-            events: deps.events ?? null,
-            walletDeriver: deps.walletDeriver ?? deriveInThread,
-          },
-          caches,
-        );
-        return route.handler(ctx as never);
-      };
+      const run = () => runRoute(matched, target, request, options, exchange, caller, ran);
       if (route.raw) return rawAnswer(reply, (await run()).body);
       if (route.stream) return streamAnswer(reply, route.stream.contentType, (await run()).stream);
       const { rendered, shared } = await renderShared(responses, route.perTip ? key : null, now, () =>
@@ -315,13 +359,11 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       }
       return renderedAnswer(request, reply, rendered, success);
     } catch (err) {
-      const error = toApiError(err);
-      if (!(err instanceof ApiError) || error.status >= 500)
-        deps.onError?.(err, { requestId, route: routeId });
-      return errorAnswer(reply, error, meta);
+      return failed(err, exchange, routeId);
     }
   }
 
+  /** The same steps as answerWith's up to the route: then the query `/v1/events` reads, and the subscription. */
   async function admitEvents(
     request: Request,
     options: HandleOptions,
@@ -329,15 +371,10 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     subscription: (parsed: Subscription) => Subscription = (s) => s,
   ): Promise<EventAdmission> {
     const now = clock();
-    const requestId = requestIdOf(request.headers);
-    const tip = await readTip(now);
-    const meta = startMeta(requestId, tip, deps.node?.lastHeight() ?? null, now);
-    const reply: Reply = { requestId, cors, head: false, rateLimit: null };
+    const exchange = begin(request, now, await readTip(now), false);
     try {
       const target = targetOf(request.url);
-      const caller = await identify(request.headers, deps.authenticate);
-      if (deps.rateLimiter)
-        await rateLimit(deps.rateLimiter, reply, caller.identity, options.clientAddress ?? null, now);
+      const caller = await admit(request, options, exchange, 1);
       if (caller.refused) throw caller.refused;
       if (!deps.events) throw new ServiceUnavailableError(EVENTS_UNAVAILABLE, 30);
       const { query } = validate({ query: eventsQuery }, {}, new URLSearchParams(target.search));
@@ -352,9 +389,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       const handle = deps.events.subscribe(subscribed, sink);
       return { ok: true, request: subscribed, handle, feed: deps.events, identity: caller.identity };
     } catch (err) {
-      const error = toApiError(err);
-      if (!(err instanceof ApiError) || error.status >= 500) deps.onError?.(err, { requestId, route: 'ws' });
-      return { ok: false, answer: errorAnswer(reply, error, meta) };
+      return { ok: false, answer: failed(err, exchange, 'ws') };
     }
   }
 
