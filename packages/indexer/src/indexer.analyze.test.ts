@@ -1,25 +1,27 @@
 import type { Logger } from '@explorer/core';
-import { createDevnet, type Devnet } from '@explorer/devnet';
-import { openTestDatabase, testDrivers, waitFor } from '@explorer/testing';
+import type { Devnet } from '@explorer/devnet';
+import { testDrivers, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexer } from './indexer.js';
-import { createNodeClient, type NodeClient } from './node-client.js';
+import type { NodeClient } from './node-client.js';
+import { freshIndex, serveDevnet } from './test-support/devnet-node.js';
 
 describe.each(testDrivers())('planner statistics after a sync (%s)', (driver) => {
   let devnet: Devnet;
   let node: NodeClient;
   let close: () => Promise<void>;
   beforeAll(async () => {
-    devnet = createDevnet({ seed: `analyze-${driver}`, blocks: 40, txPerBlock: 20, coinbaseMaturity: 5 });
-    const server = await devnet.listen({ port: 0 });
-    close = server.close;
-    node = createNodeClient({ url: server.url });
+    const served = await serveDevnet({
+      seed: `analyze-${driver}`,
+      blocks: 40,
+      txPerBlock: 20,
+      coinbaseMaturity: 5,
+    });
+    ({ devnet, node, close } = served);
   });
   afterAll(() => close?.());
 
   /** An indexer over a fresh database, with what its log said of statistics. */
   async function fresh(analyzeGrowth?: number | null) {
-    const db = await openTestDatabase(driver);
     const said: string[] = [];
     const log: Logger = {
       debug() {},
@@ -29,7 +31,11 @@ describe.each(testDrivers())('planner statistics after a sync (%s)', (driver) =>
       warn() {},
       error() {},
     };
-    const indexer = createIndexer({ sql: db.sql, node, log, analyzeGrowth, batchTxTarget: 40 });
+    const {
+      db,
+      indexer,
+      close: done,
+    } = await freshIndex(driver, { node, log, analyzeGrowth, batchTxTarget: 40 });
     /** What ANALYZE last recorded of `txs`: its rows (-1 never) and whether its columns have statistics. */
     const txsStats = async () => {
       const [row] = await db.sql.query<{ reltuples: number; columns: number }>(
@@ -37,10 +43,6 @@ describe.each(testDrivers())('planner statistics after a sync (%s)', (driver) =>
                 (SELECT count(*)::int FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'txs') AS columns`,
       );
       return row!;
-    };
-    const done = async () => {
-      await indexer.stop();
-      await db.drop();
     };
     return { indexer, said, txsStats, sql: db.sql, done };
   }

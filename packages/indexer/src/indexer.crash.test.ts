@@ -2,12 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { canonicalDump, checkInvariants, createSqlStore, readIndexerState } from '@explorer/db';
-import { createDevnet, type Devnet } from '@explorer/devnet';
+import type { Devnet } from '@explorer/devnet';
 import { openTestDatabase, pgSkipReason, type TestDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from './indexer.js';
 import { createNodeClient } from './node-client.js';
-import { createDefinitions, parseLabels, parsePools } from './pools.js';
+import { devnetDefinitions, serveDevnet } from './test-support/devnet-node.js';
 
 const child = fileURLToPath(new URL('./test-support/crash-child.mjs', import.meta.url));
 const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));
@@ -23,10 +23,7 @@ const indexerOf = (sql: TestDatabase['sql'], url: string, devnet: Devnet) =>
   createIndexer({
     sql,
     node: createNodeClient({ url }),
-    definitions: createDefinitions(
-      parsePools(devnet.definitions().pools),
-      parseLabels(devnet.definitions().labels),
-    ),
+    definitions: devnetDefinitions(devnet),
   });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -37,16 +34,13 @@ describe.skipIf(reason !== null)('indexer killed with SIGKILL at random points (
   let db: TestDatabase;
 
   beforeAll(async () => {
-    devnet = createDevnet({
+    ({ devnet, url, close } = await serveDevnet({
       seed: 'crash',
       blocks: 300,
       txPerBlock: 12,
       coinbaseMaturity: 5,
       proofSize: [500, 2000],
-    });
-    const server = await devnet.listen({ port: 0 });
-    url = server.url;
-    close = server.close;
+    }));
     db = await openTestDatabase('pg');
   });
   afterAll(async () => {

@@ -1,42 +1,39 @@
 import type { ChainEvent } from '@explorer/core';
 import { readEventsAfter } from '@explorer/db';
-import { createDevnet, type Devnet } from '@explorer/devnet';
-import { openTestDatabase, pgSkipReason, type TestDatabase, testDrivers } from '@explorer/testing';
+import type { Devnet } from '@explorer/devnet';
+import { pgSkipReason, type TestDatabase, testDrivers } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from './indexer.js';
 import { createNodeClient } from './node-client.js';
-import { createDefinitions, parseLabels, parsePools } from './pools.js';
+import { type FreshIndex, freshIndex, type ServedDevnet, serveDevnet } from './test-support/devnet-node.js';
 
 const skip = pgSkipReason();
 if (skip) console.log(`[indexer events] ${skip}`);
 
 describe.each(testDrivers())('the indexer’s live events (%s)', (driver) => {
   let devnet: Devnet;
-  let close: () => Promise<void>;
-  let nodeUrl: string;
+  let served: ServedDevnet;
+  let index: FreshIndex;
   let db: TestDatabase;
   let indexer: Indexer;
   const heard: ChainEvent[] = [];
 
   beforeAll(async () => {
-    devnet = createDevnet({ seed: `events-${driver}`, blocks: 60, txPerBlock: 5, coinbaseMaturity: 5 });
-    const server = await devnet.listen({ port: 0 });
-    close = server.close;
-    nodeUrl = server.url;
-    const d = devnet.definitions();
-    db = await openTestDatabase(driver);
-    indexer = createIndexer({
-      sql: db.sql,
-      node: createNodeClient({ url: server.url }),
-      definitions: createDefinitions(parsePools(d.pools), parseLabels(d.labels)),
+    served = await serveDevnet({ seed: `events-${driver}`, blocks: 60, txPerBlock: 5, coinbaseMaturity: 5 });
+    devnet = served.devnet;
+    index = await freshIndex(driver, {
+      node: served.node,
+      definitions: served.definitions,
       batchTxTarget: 40,
       events: { liveWindow: 5, retain: 1_000, onEvents: (e) => heard.push(...e) },
     });
+    ({ db, indexer } = index);
   });
   afterAll(async () => {
+    // The indexer a test started in place of the first one is stopped too.
     await indexer?.stop();
-    await close?.();
-    await db?.drop();
+    await index?.close();
+    await served?.close();
   });
 
   it('records block and address events only for blocks near the tip, in order, as committed', async () => {
@@ -89,13 +86,12 @@ describe.each(testDrivers())('the indexer’s live events (%s)', (driver) => {
     await indexer.stop();
     const result = devnet.reorg(12, { extra: 2 });
     // A new indexer on the same database, as a restarted process has: it rolls back in the event's transaction.
-    const d = devnet.definitions();
     const fresh: ChainEvent[] = [];
     const before = (await readEventsAfter(db.sql, '0')).at(-1)!.id;
     indexer = createIndexer({
       sql: db.sql,
-      node: createNodeClient({ url: nodeUrl }),
-      definitions: createDefinitions(parsePools(d.pools), parseLabels(d.labels)),
+      node: createNodeClient({ url: served.url }),
+      definitions: served.definitions,
       batchTxTarget: 40,
       events: { liveWindow: 5, retain: 1_000, onEvents: (e) => fresh.push(...e) },
     });

@@ -2,12 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createExplorerApi, v1Routes } from '@explorer/core';
 import { checkInvariants, createSqlStore, readIndexerState } from '@explorer/db';
-import { createDevnet, type Devnet } from '@explorer/devnet';
+import type { Devnet } from '@explorer/devnet';
 import { openTestDatabase, type TestDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from './indexer.js';
 import { createNodeClient, NodeUnavailableError } from './node-client.js';
 import { createDefinitions } from './pools.js';
+import { serveDevnet } from './test-support/devnet-node.js';
 
 type Mode = 'ok' | 'down' | 'slow' | 'garbage' | 'truncated';
 
@@ -53,10 +54,9 @@ describe('indexer through node outages (pglite)', () => {
   let indexer: Indexer;
 
   beforeAll(async () => {
-    devnet = createDevnet({ seed: 'outage', blocks: 60, txPerBlock: 5, coinbaseMaturity: 5 });
-    const s = await devnet.listen({ port: 0 });
-    closeDevnet = s.close;
-    proxy = await flakyProxy(s.url);
+    const served = await serveDevnet({ seed: 'outage', blocks: 60, txPerBlock: 5, coinbaseMaturity: 5 });
+    ({ devnet, close: closeDevnet } = served);
+    proxy = await flakyProxy(served.url);
     db = await openTestDatabase('pglite');
     const node = createNodeClient({ url: proxy.url, timeoutMs: 300, attempts: 2, backoffMs: 20 });
     indexer = createIndexer({

@@ -1,11 +1,10 @@
 import { createExplorerApi, type Logger, type SyncProgress, v1Routes } from '@explorer/core';
 import { createSqlStore, openDatabase, type Sql } from '@explorer/db';
-import { createDevnet } from '@explorer/devnet';
 import { openTestDatabase, type TestDatabase, testDrivers, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from './indexer.js';
-import { createNodeClient } from './node-client.js';
 import { createDefinitions } from './pools.js';
+import { type ServedDevnet, serveDevnet } from './test-support/devnet-node.js';
 
 // The production path is PostgreSQL, where the API reads through connections of its own (as an API process
 // beside the indexer process does); PGlite stands in where no server answers.
@@ -19,8 +18,7 @@ interface ProgressLine extends SyncProgress {
 describe(`sync progress in the log and in /v1/status (${driver})`, () => {
   let db: TestDatabase;
   let apiSql: Sql;
-  let url: string;
-  let closeNode: () => Promise<void>;
+  let served: ServedDevnet;
   const lines: ProgressLine[] = [];
   const log: Logger = {
     debug() {},
@@ -32,10 +30,7 @@ describe(`sync progress in the log and in /v1/status (${driver})`, () => {
   };
 
   beforeAll(async () => {
-    const devnet = createDevnet({ seed: 'progress', blocks: BLOCKS, txPerBlock: 3, coinbaseMaturity: 5 });
-    const server = await devnet.listen({ port: 0 });
-    url = server.url;
-    closeNode = server.close;
+    served = await serveDevnet({ seed: 'progress', blocks: BLOCKS, txPerBlock: 3, coinbaseMaturity: 5 });
     db = await openTestDatabase(driver);
     apiSql = db.url
       ? await openDatabase({ url: db.url, schema: db.schema, poolSize: 2, migrate: false })
@@ -43,7 +38,7 @@ describe(`sync progress in the log and in /v1/status (${driver})`, () => {
   });
   afterAll(async () => {
     if (apiSql !== db?.sql) await apiSql?.close();
-    await closeNode?.();
+    await served?.close();
     await db?.drop();
   });
 
@@ -63,7 +58,7 @@ describe(`sync progress in the log and in /v1/status (${driver})`, () => {
 
     const indexer = createIndexer({
       sql: db.sql,
-      node: createNodeClient({ url }),
+      node: served.node,
       definitions: createDefinitions([], []),
       log,
       // Many small batches and a short interval: a few dozen progress reports over one sync.

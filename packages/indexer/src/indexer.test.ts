@@ -5,26 +5,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from './indexer.js';
 import { createNodeClient, type NodeClient } from './node-client.js';
 import { createDefinitions, type Definitions, parseLabels, parsePools } from './pools.js';
+import { devnetDefinitions, freshIndex, serveDevnet } from './test-support/devnet-node.js';
 
 const skip = pgSkipReason();
 if (skip) console.log(`[indexer] ${skip}`);
 
-function definitionsOf(devnet: Devnet): Definitions {
-  const d = devnet.definitions();
-  return createDefinitions(parsePools(d.pools), parseLabels(d.labels));
-}
-
 /** Indexes the devnet's current chain into a fresh database and returns its dump. */
 async function freshDump(driver: 'pg' | 'pglite', node: NodeClient, definitions: Definitions) {
-  const db = await openTestDatabase(driver);
-  const indexer = createIndexer({ sql: db.sql, node, definitions, batchTxTarget: 300 });
+  const { db, indexer, close } = await freshIndex(driver, { node, definitions, batchTxTarget: 300 });
   try {
     await indexer.syncOnce();
     expect(await checkInvariants(db.sql)).toEqual([]);
     return await canonicalDump(db.sql);
   } finally {
-    await indexer.stop();
-    await db.drop();
+    await close();
   }
 }
 
@@ -39,11 +33,12 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
   let definitions: Definitions;
 
   beforeAll(async () => {
-    devnet = createDevnet({ seed: `indexer-${driver}`, blocks: 60, txPerBlock: 6, coinbaseMaturity: 5 });
-    const server = await devnet.listen({ port: 0 });
-    close = server.close;
-    node = createNodeClient({ url: server.url });
-    definitions = definitionsOf(devnet);
+    ({ devnet, close, node, definitions } = await serveDevnet({
+      seed: `indexer-${driver}`,
+      blocks: 60,
+      txPerBlock: 6,
+      coinbaseMaturity: 5,
+    }));
     db = await openTestDatabase(driver);
     // Small batches, so a sync spans many transactions and the batch boundaries get exercised.
     indexer = createIndexer({
@@ -91,21 +86,18 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
   });
 
   it('writes the same index when its caches hold almost nothing and every batch reads back from the database', async () => {
-    const other = await openTestDatabase(driver);
-    const small = createIndexer({
-      sql: other.sql,
+    const small = await freshIndex(driver, {
       node,
       definitions,
       batchTxTarget: 30,
       cache: { maxUtxos: 8, maxBalances: 4 },
     });
     try {
-      await small.syncOnce();
-      expect(await checkInvariants(other.sql)).toEqual([]);
-      expect(await canonicalDump(other.sql)).toEqual(await canonicalDump(db.sql));
+      await small.indexer.syncOnce();
+      expect(await checkInvariants(small.db.sql)).toEqual([]);
+      expect(await canonicalDump(small.db.sql)).toEqual(await canonicalDump(db.sql));
     } finally {
-      await small.stop();
-      await other.drop();
+      await small.close();
     }
   });
 
@@ -140,7 +132,7 @@ describe.each(testDrivers())('indexer on the devnet (%s)', (driver) => {
     const after = createDevnet(opts);
     const [a, b] = await Promise.all([before.listen({ port: 0 }), after.listen({ port: 0 })]);
     const other = await openTestDatabase(driver);
-    const definitionsA = definitionsOf(before);
+    const definitionsA = devnetDefinitions(before);
     try {
       const first = createIndexer({
         sql: other.sql,

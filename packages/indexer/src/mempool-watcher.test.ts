@@ -1,12 +1,12 @@
 import { type ChainEvent, createExplorerApi, type ExplorerApi, v1Routes } from '@explorer/core';
 import { createSqlStore, eventLogBounds, readEventsAfter, readMempoolState } from '@explorer/db';
-import { createDevnet, type Devnet, type MempoolTx, type RpcServerHandle } from '@explorer/devnet';
-import { openTestDatabase, pgSkipReason, type TestDatabase, testDrivers, waitFor } from '@explorer/testing';
+import type { Devnet, MempoolTx, RpcServerHandle } from '@explorer/devnet';
+import { pgSkipReason, type TestDatabase, testDrivers, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexer, type Indexer } from './indexer.js';
+import type { Indexer } from './indexer.js';
 import { createMempoolWatcher, type MempoolWatcher } from './mempool-watcher.js';
 import { createNodeClient, type NodeClient } from './node-client.js';
-import { createDefinitions, parseLabels, parsePools } from './pools.js';
+import { freshIndex, serveDevnet } from './test-support/devnet-node.js';
 
 const skip = pgSkipReason();
 if (skip) console.log(`[mempool watcher] ${skip}`);
@@ -198,27 +198,16 @@ describe.each(cases)('the mempool watcher (%s, %s)', (driver, dialect) => {
 
   beforeAll(async () => {
     // mempoolSize 0: the mempool holds only what a test puts in it.
-    devnet = createDevnet({
-      seed: `mempool-${dialect}`,
-      dialect,
-      blocks: 30,
-      txPerBlock: 4,
-      coinbaseMaturity: 5,
-      mempoolSize: 0,
-    });
-    server = await devnet.listen({ port: 0 });
-    node = createNodeClient({ url: server.url, attempts: 2, backoffMs: 20 });
-    db = await openTestDatabase(driver);
+    const served = await serveDevnet(
+      { seed: `mempool-${dialect}`, dialect, blocks: 30, txPerBlock: 4, coinbaseMaturity: 5, mempoolSize: 0 },
+      { attempts: 2, backoffMs: 20 },
+    );
+    ({ devnet, server, node } = served);
+    ({ db, indexer } = await freshIndex(driver, { node, definitions: served.definitions }));
     api = createExplorerApi({
       store: createSqlStore(db.sql),
       routes: v1Routes,
       config: { publicBaseUrl: 'http://127.0.0.1:3000', tipCacheMs: 0, responseCacheMs: 0 },
-    });
-    const d = devnet.definitions();
-    indexer = createIndexer({
-      sql: db.sql,
-      node,
-      definitions: createDefinitions(parsePools(d.pools), parseLabels(d.labels)),
     });
     await indexer.syncOnce();
     synced = (await eventLogBounds(db.sql)).latest ?? '0';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeClient, type NodeClientOptions } from './node-client.js';
+import { selfSignedCertificate } from './test-support/tls.js';
 
 // Every way a node can be out of reach, each against a real listener on 127.0.0.1 (or a real lookup), and
 // each its own sentence: `fetch failed` alone tells an operator nothing.
@@ -36,35 +37,7 @@ async function listen(server: Server, port = 0): Promise<number> {
 }
 
 /** A self-signed certificate naming `names`, made with openssl. */
-function certificate(name: string, names: string): { key: Buffer; cert: Buffer } {
-  const key = join(dir, `${name}.key`);
-  const cert = join(dir, `${name}.pem`);
-  const made = spawnSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${name}`,
-      '-addext',
-      `subjectAltName=${names}`,
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (made.status !== 0) throw new Error(`openssl req failed: ${made.stderr}`);
-  return { key: readFileSync(key), cert: readFileSync(cert) };
-}
+const certificate = (name: string, names: string) => selfSignedCertificate(dir, name, names);
 
 /** The message a call fails with, after one attempt. */
 async function failure(opts: NodeClientOptions): Promise<string> {

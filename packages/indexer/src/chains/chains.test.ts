@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -18,16 +17,14 @@ import { openTestDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from '../indexer.js';
 import { createNodeClient, type NodeClient, NodeUnavailableError } from '../node-client.js';
-import { createDefinitions, parseLabels, parsePools } from '../pools.js';
+import { devnetDefinitions } from '../test-support/devnet-node.js';
+import { selfSignedCertificate } from '../test-support/tls.js';
 import { bitcoinProfile } from './bitcoin.js';
 import { defaultRpcPort, detectChain } from './detect.js';
 import { pearlProfile } from './pearl.js';
 import { ChainProfileError } from './profile.js';
 
 const VECTORS = pearlVectors;
-
-const definitionsOf = (d: Devnet) =>
-  createDefinitions(parsePools(d.definitions().pools), parseLabels(d.definitions().labels));
 
 /** A node that answers only getblockhash 0, getblock <genesis> 0 and getblockchaininfo, from given bytes. */
 function genesisNode(hash: string, hex: string, chain?: string): NodeClient {
@@ -241,7 +238,7 @@ describe('indexing pearld’s dialect (pglite)', () => {
     const warnings: string[] = [];
     const log: Logger = { debug() {}, info() {}, warn: (_f, m) => warnings.push(m), error() {} };
     const db = await openTestDatabase('pglite');
-    const indexer = createIndexer({ sql: db.sql, node, definitions: definitionsOf(devnet), log });
+    const indexer = createIndexer({ sql: db.sql, node, definitions: devnetDefinitions(devnet), log });
     try {
       await indexer.syncOnce();
       expect(await checkInvariants(db.sql)).toEqual([]);
@@ -283,7 +280,7 @@ describe('indexing pearld’s dialect (pglite)', () => {
     const indexer = createIndexer({
       sql: db.sql,
       node,
-      definitions: definitionsOf(devnet),
+      definitions: devnetDefinitions(devnet),
       rpcBatchBlocks: 5,
     });
     try {
@@ -306,7 +303,7 @@ describe('indexing pearld’s dialect (pglite)', () => {
       const first = createIndexer({
         sql: db.sql,
         node: createNodeClient({ url }),
-        definitions: definitionsOf(devnet),
+        definitions: devnetDefinitions(devnet),
       });
       await first.syncOnce();
       await first.stop();
@@ -314,7 +311,7 @@ describe('indexing pearld’s dialect (pglite)', () => {
       const second = createIndexer({
         sql: db.sql,
         node: createNodeClient({ url: s.url }),
-        definitions: definitionsOf(other),
+        definitions: devnetDefinitions(other),
       });
       const err = await second.syncOnce().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ChainProfileError);
@@ -331,37 +328,16 @@ describe('indexing pearld’s dialect (pglite)', () => {
   it('reads a node over TLS with its own certificate (pearld’s default), and refuses one it cannot trust', async (ctx) => {
     const dir = mkdtempSync(join(tmpdir(), 'pearld-tls-'));
     try {
+      let made: { key: Buffer; cert: Buffer };
       try {
-        execFileSync(
-          'openssl',
-          [
-            'req',
-            '-x509',
-            '-newkey',
-            'ec',
-            '-pkeyopt',
-            'ec_paramgen_curve:prime256v1',
-            '-nodes',
-            '-days',
-            '2',
-            '-subj',
-            '/CN=localhost',
-            '-addext',
-            'subjectAltName=DNS:localhost,IP:127.0.0.1',
-            '-keyout',
-            join(dir, 'rpc.key'),
-            '-out',
-            join(dir, 'rpc.cert'),
-          ],
-          { stdio: 'ignore' },
-        );
+        made = selfSignedCertificate(dir, 'localhost', 'DNS:localhost,IP:127.0.0.1');
       } catch {
         console.log('[chains] openssl is not available: the TLS case is skipped');
         return ctx.skip();
       }
-      const cert = readFileSync(join(dir, 'rpc.cert'));
+      const { cert } = made;
       const s = await devnet.listen({
-        tls: { key: readFileSync(join(dir, 'rpc.key')), cert },
+        tls: { key: made.key, cert },
         user: 'u',
         password: 'p',
       });
@@ -371,7 +347,7 @@ describe('indexing pearld’s dialect (pglite)', () => {
         const indexer = createIndexer({
           sql: db.sql,
           node: createNodeClient({ url: tlsUrl, tlsCa: cert }),
-          definitions: definitionsOf(devnet),
+          definitions: devnetDefinitions(devnet),
         });
         await indexer.syncOnce();
         await indexer.stop();
