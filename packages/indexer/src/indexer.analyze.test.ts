@@ -3,7 +3,7 @@ import type { Devnet } from '@explorer/devnet';
 import { testDrivers, waitFor } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeClient } from './node-client.js';
-import { freshIndex, serveDevnet } from './test-support/devnet-node.js';
+import { freshIndex, serveDevnet } from './test-support/fixtures.js';
 
 describe.each(testDrivers())('planner statistics after a sync (%s)', (driver) => {
   let devnet: Devnet;

@@ -7,7 +7,7 @@ import { openTestDatabase, pgSkipReason, type TestDatabase } from '@explorer/tes
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from './indexer.js';
 import { createNodeClient } from './node-client.js';
-import { devnetDefinitions, serveDevnet } from './test-support/devnet-node.js';
+import { devnetDefinitions, serveDevnet } from './test-support/fixtures.js';
 
 const child = fileURLToPath(new URL('./test-support/crash-child.mjs', import.meta.url));
 const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));

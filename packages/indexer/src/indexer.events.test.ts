@@ -5,7 +5,7 @@ import { pgSkipReason, type TestDatabase, testDrivers } from '@explorer/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from './indexer.js';
 import { createNodeClient } from './node-client.js';
-import { type FreshIndex, freshIndex, type ServedDevnet, serveDevnet } from './test-support/devnet-node.js';
+import { type FreshIndex, freshIndex, type ServedDevnet, serveDevnet } from './test-support/fixtures.js';
 
 const skip = pgSkipReason();
 if (skip) console.log(`[indexer events] ${skip}`);

@@ -8,9 +8,8 @@ import {
   testDrivers,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexer } from './indexer.js';
 import { createNodeClient } from './node-client.js';
-import { createDefinitions } from './pools.js';
+import { indexOnce } from './test-support/fixtures.js';
 
 const unavailable = litecoindAvailable();
 if (unavailable) console.log(`[indexer] litecoind tests skipped: ${unavailable}`);
@@ -27,19 +26,8 @@ interface TxOutSetInfo {
 
 const sats = (coins: number) => Math.round(coins * 1e8);
 
-async function sync(sql: Sql, node: Litecoind) {
-  const indexer = createIndexer({
-    sql,
-    node: createNodeClient({ url: node.rpcUrl }),
-    definitions: createDefinitions([], []),
-  });
-  try {
-    const r = await indexer.syncOnce();
-    return { ...r, status: indexer.status() };
-  } finally {
-    await indexer.stop();
-  }
-}
+/** One sync of `sql` from the node, by an indexer that stops after it. */
+const sync = (sql: Sql, node: Litecoind) => indexOnce(sql, createNodeClient({ url: node.rpcUrl }));
 
 /** Compares the index with the node's own UTXO set: totals, and every address's unspent outputs. */
 async function expectMatchesNode(sql: Sql, node: Litecoind) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from './indexer.js';
 import { createNodeClient, NodeUnavailableError } from './node-client.js';
 import { createDefinitions } from './pools.js';
-import { serveDevnet } from './test-support/devnet-node.js';
+import { serveDevnet } from './test-support/fixtures.js';
 
 type Mode = 'ok' | 'down' | 'slow' | 'garbage' | 'truncated';
 

@@ -4,7 +4,7 @@ import { openTestDatabase, type TestDatabase, testDrivers, waitFor } from '@expl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from './indexer.js';
 import { createDefinitions } from './pools.js';
-import { type ServedDevnet, serveDevnet } from './test-support/devnet-node.js';
+import { type ServedDevnet, serveDevnet } from './test-support/fixtures.js';
 
 // The production path is PostgreSQL, where the API reads through connections of its own (as an API process
 // beside the indexer process does); PGlite stands in where no server answers.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer, type Indexer } from './indexer.js';
 import { createNodeClient, type NodeClient } from './node-client.js';
 import { createDefinitions, type Definitions, parseLabels, parsePools } from './pools.js';
-import { devnetDefinitions, freshIndex, serveDevnet } from './test-support/devnet-node.js';
+import { devnetDefinitions, freshIndex, serveDevnet } from './test-support/fixtures.js';
 
 const skip = pgSkipReason();
 if (skip) console.log(`[indexer] ${skip}`);

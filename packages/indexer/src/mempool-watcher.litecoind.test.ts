@@ -9,10 +9,9 @@ import {
   testDrivers,
 } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIndexer } from './indexer.js';
 import { createMempoolWatcher, type MempoolWatcher } from './mempool-watcher.js';
 import { createNodeClient, type NodeClient } from './node-client.js';
-import { createDefinitions } from './pools.js';
+import { indexOnce } from './test-support/fixtures.js';
 
 // An address's unconfirmed activity against a real node (Litecoin Core regtest): the watcher's rows against the
 // node's `getrawmempool` and `getrawtransaction`, and each balance including the mempool against the wallet's
@@ -44,14 +43,7 @@ describe.skipIf(unavailable !== null)(`an address’s mempool activity against l
     const res = await api.handle(new Request(`http://127.0.0.1${path}`));
     return { status: res.status, body: (await res.json()) as any };
   };
-  const sync = async () => {
-    const indexer = createIndexer({ sql: db.sql, node: client, definitions: createDefinitions([], []) });
-    try {
-      await indexer.syncOnce();
-    } finally {
-      await indexer.stop();
-    }
-  };
+  const sync = () => indexOnce(db.sql, client);
   /** A raw transaction spending exactly `inputs`, signed by the wallet and sent; returns its txid. */
   const spend = async (inputs: { txid: string; vout: number }[], outputs: Record<string, number>) => {
     const raw = await node.rpc<string>('createrawtransaction', inputs, outputs);

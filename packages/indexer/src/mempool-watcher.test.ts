@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Indexer } from './indexer.js';
 import { createMempoolWatcher, type MempoolWatcher } from './mempool-watcher.js';
 import { createNodeClient, type NodeClient } from './node-client.js';
-import { freshIndex, serveDevnet } from './test-support/devnet-node.js';
+import { freshIndex, serveDevnet } from './test-support/fixtures.js';
 
 const skip = pgSkipReason();
 if (skip) console.log(`[mempool watcher] ${skip}`);

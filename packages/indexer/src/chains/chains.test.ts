@@ -17,7 +17,7 @@ import { openTestDatabase } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIndexer } from '../indexer.js';
 import { createNodeClient, type NodeClient, NodeUnavailableError } from '../node-client.js';
-import { devnetDefinitions } from '../test-support/devnet-node.js';
+import { devnetDefinitions } from '../test-support/fixtures.js';
 import { selfSignedCertificate } from '../test-support/tls.js';
 import { bitcoinProfile } from './bitcoin.js';
 import { defaultRpcPort, detectChain } from './detect.js';

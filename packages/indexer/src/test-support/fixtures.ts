@@ -1,10 +1,12 @@
 // The world most indexer tests start from: a devnet served over RPC on a free loopback port, a node client
-// for it, the devnet's pool and label definitions as the indexer reads them, and an indexer over a fresh
-// test database. (@explorer/chain-fixture has the same for the packages above the indexer; it depends on
+// for it, the devnet's pool and label definitions as the indexer reads them, an indexer over a fresh test
+// database, and one sync of a database by an indexer that stops after it. (@explorer/chain-fixture has the same for the packages above the indexer; it depends on
 // the indexer, so the indexer's own tests keep theirs here.)
+
+import type { Sql } from '@explorer/db';
 import { createDevnet, type Devnet, type DevnetOptions, type RpcServerHandle } from '@explorer/devnet';
 import { openTestDatabase, type TestDatabase } from '@explorer/testing';
-import { createIndexer, type Indexer, type IndexerOptions } from '../indexer.js';
+import { createIndexer, type Indexer, type IndexerOptions, type IndexerStatus } from '../indexer.js';
 import { createNodeClient, type NodeClient, type NodeClientOptions } from '../node-client.js';
 import { createDefinitions, type Definitions, parseLabels, parsePools } from '../pools.js';
 
@@ -73,4 +75,23 @@ export async function freshIndex(
       await db.drop();
     },
   };
+}
+
+/**
+ * Syncs `sql` once from `node` (no pool or label definitions unless given) with an indexer that is stopped
+ * after it, as a process that indexes and exits; gives the sync's result and the indexer's last status.
+ * @example const { applied, status } = await indexOnce(db.sql, createNodeClient({ url }))
+ */
+export async function indexOnce(
+  sql: Sql,
+  node: NodeClient,
+  definitions: Definitions = createDefinitions([], []),
+): Promise<Awaited<ReturnType<Indexer['syncOnce']>> & { status: IndexerStatus }> {
+  const indexer = createIndexer({ sql, node, definitions });
+  try {
+    const result = await indexer.syncOnce();
+    return { ...result, status: indexer.status() };
+  } finally {
+    await indexer.stop();
+  }
 }
