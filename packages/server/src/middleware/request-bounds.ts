@@ -27,7 +27,7 @@ export function targetLength(url: string): number {
  * Under /v1 the API gives that answer (marked with core's refuseRequest, it refuses the request before it
  * routes or parses it), so it carries the API's meta — indexed tip, node height — and rate-limit headers like
  * every other /v1 answer; elsewhere (`/`, `/docs`) the server's own envelope. (Headers are bounded by the HTTP
- * server's maxHeaderSize; see client-errors.ts.)
+ * server's maxHeaderSize; see http/client-errors.ts.)
  * @example app.use(requestBounds({ maxUrlLength: 14_336 }))
  */
 export function requestBounds(opts: RequestBoundsOptions = {}): MiddlewareHandler {
