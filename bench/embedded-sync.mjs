@@ -11,12 +11,12 @@
 // `VACUUM (ANALYZE)`, as bench/storage.mjs measures PostgreSQL). With --pg-url (a PostgreSQL server the script
 // may create a database on), the same demo chain is indexed into PostgreSQL too and measured the same way,
 // beside it. Prints one JSON line.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../packages/db/dist/index.js';
+import { createBenchDatabase, dbUrl, dropBenchDatabase, startScript } from './lib.mjs';
 import { machineInfo } from './machine.mjs';
 import { bytesPerTx } from './storage-report.mjs';
 
@@ -41,19 +41,18 @@ let postgres = null;
 if (values['pg-url']) {
   const name = `bench_embedded_${process.pid}`;
   const admin = await openDatabase({ url: values['pg-url'], migrate: false, poolSize: 1 });
-  await admin.query(`CREATE DATABASE ${name}`, [], 'bench.create');
-  const url = new URL(values['pg-url']);
-  url.pathname = `/${name}`;
+  await createBenchDatabase(admin, name);
+  const url = dbUrl(name, values['pg-url']);
   const devnetDir = mkdtempSync(join(tmpdir(), 'explorer-bench-embedded-pg-'));
   try {
-    const pgRun = await syncDemo({ EXPLORER_DATA_DIR: devnetDir, DATABASE_URL: url.toString() });
+    const pgRun = await syncDemo({ EXPLORER_DATA_DIR: devnetDir, DATABASE_URL: url });
     postgres = {
       seconds: pgRun.seconds,
-      ...(await measure(await openDatabase({ url: url.toString(), migrate: false }), pgRun.txs, null)),
+      ...(await measure(await openDatabase({ url, migrate: false }), pgRun.txs, null)),
     };
   } finally {
     rmSync(devnetDir, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`, [], 'bench.drop');
+    await dropBenchDatabase(admin, name);
     await admin.close();
   }
 }
@@ -121,42 +120,25 @@ async function measure(sql, txs, files) {
 
 /** One first sync of the demo chain by the built server with `env`, as described at the top. */
 async function syncDemo(extraEnv) {
-  const server = spawn(
-    process.execPath,
+  const started = await startScript(
     [new URL('../packages/server/dist/bin.js', import.meta.url).pathname, 'start', '--port', '0'],
     {
-      env: {
-        ...process.env,
-        ...extraEnv,
-        DEVNET_BLOCKS: String(blocks),
-        DEVNET_TX_PER_BLOCK: values['tx-per-block'],
-        DEVNET_INTERVAL_MS: '0',
-        LOG_LEVEL: 'info',
-        RATE_LIMIT_ENABLED: 'false',
-        // The metrics listener's own "listening on" line is not the API's.
-        METRICS_PORT: 'off',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      ...extraEnv,
+      DEVNET_BLOCKS: String(blocks),
+      DEVNET_TX_PER_BLOCK: values['tx-per-block'],
+      DEVNET_INTERVAL_MS: '0',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_ENABLED: 'false',
+      // The metrics listener's own "listening on" line is not the API's.
+      METRICS_PORT: 'off',
     },
+    /^explorer listening on (http:\/\/\S+)/m,
+    // Its log lines (stdout and stderr) say what it did: progress, "indexer synced", "SIGINT: stopping".
+    { capture: true },
   );
-  let output = '';
-  server.stdout.on('data', (d) => {
-    output += d;
-  });
-  server.stderr.on('data', (d) => {
-    output += d;
-  });
+  const server = started.proc;
+  const url = started.match[1];
   const exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
-  const url = await new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /^explorer listening on (http:\/\/\S+)/m.exec(output);
-      if (m) {
-        clearInterval(timer);
-        resolve(m[1]);
-      }
-    }, 50);
-    exited.then((code) => reject(new Error(`the server exited with ${code}:\n${output.slice(-2000)}`)));
-  });
 
   const latencies = [];
   let tip = -1;
@@ -179,6 +161,7 @@ async function syncDemo(extraEnv) {
 
   latencies.sort((a, b) => a - b);
   const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]);
+  const output = started.output();
   const progress = output.split('\n').filter((l) => l.includes('"msg":"syncing: '));
   return {
     seconds: Math.round(syncSeconds * 10) / 10,

@@ -18,9 +18,9 @@
 // maximum rate (skipped too when Redis does not answer); --flood-seconds 0 the ceiling's maximum rate. The
 // database `bench_events` is created and dropped. Needs a built workspace. The clients, the server, PostgreSQL,
 // Redis and the node share the machine's cores.
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
@@ -29,6 +29,16 @@ import { parseArgs } from 'node:util';
 import { createPgSql } from '../packages/db/dist/index.js';
 import { startDevnetProcess } from './devnet.mjs';
 import { eventsTable } from './events-table.mjs';
+import {
+  BENCH_DATABASE_URL,
+  createBenchDatabase,
+  dbUrl,
+  dropBenchDatabase,
+  postgresCpu,
+  procCpu,
+  startScript,
+  statusKiB,
+} from './lib.mjs';
 import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
@@ -48,10 +58,7 @@ const { values } = parseArgs({
     // Frames the ceiling writes to each stream per turn at its maximum rate (one system call per stream).
     'flood-batch': { type: 'string', default: '16' },
     'redis-url': { type: 'string', default: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379' },
-    'database-url': {
-      type: 'string',
-      default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    },
+    'database-url': { type: 'string', default: BENCH_DATABASE_URL },
     out: { type: 'string', default: 'bench/out/events.json' },
     // Writes V8 CPU profiles of the servers (node --cpu-prof) into this directory.
     'server-cpu-prof': { type: 'string' },
@@ -69,28 +76,6 @@ const log = (msg) => console.error(`bench/events: ${msg}`);
 
 // --- processes and what they cost -------------------------------------------------------------------------
 
-const procCpu = (pid) => {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-};
-const postgresCpu = () => {
-  let t = 0;
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readFileSync(`/proc/${d}/comm`, 'utf8').startsWith('postgres')) t += procCpu(d);
-    } catch {}
-  }
-  return t;
-};
-const memKiB = (pid, field) => {
-  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) : 0;
-};
 const mib = (kib) => Math.round(kib / 1024);
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 // Other work on the machine moves every figure: the load average before and after says how busy it was.
@@ -99,23 +84,6 @@ const load = () =>
     .map((x) => round(x, 1))
     .join(' ');
 const loadBefore = load();
-
-/** Starts a node script and resolves with the first stdout match of `pattern`. */
-function start(args, env, pattern) {
-  const proc = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    proc.stdout.on('data', (d) => {
-      buf += d;
-      const m = pattern.exec(buf);
-      if (m) resolve({ proc, match: m });
-    });
-    proc.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
-  });
-}
 
 const children = [];
 process.on('exit', () => {
@@ -126,11 +94,7 @@ process.on('exit', () => {
 
 const base = values['database-url'];
 const dbName = 'bench_events';
-const dbUrl = (() => {
-  const u = new URL(base);
-  u.pathname = `/${dbName}`;
-  return u.toString();
-})();
+const databaseUrl = dbUrl(dbName, base);
 const admin = createPgSql({ connectionString: base, max: 1, connectionTimeoutMs: 3_000 });
 try {
   await admin.query('SELECT 1');
@@ -138,8 +102,7 @@ try {
   console.error(`bench/events: PostgreSQL does not answer at ${base} (${err.message}); set --database-url.`);
   process.exit(2);
 }
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await admin.query(`CREATE DATABASE ${dbName}`);
+await createBenchDatabase(admin, dbName);
 
 const defsDir = `.tmp/bench-events-${process.pid}`;
 const { proc: devnet, info } = await startDevnetProcess([
@@ -169,7 +132,7 @@ const rpc = async (method, params = []) => {
 };
 
 const serverEnv = {
-  DATABASE_URL: dbUrl,
+  DATABASE_URL: databaseUrl,
   NODE_RPC_URL: info.url,
   POOLS_FILE: info.poolsFile,
   LABELS_FILE: info.labelsFile,
@@ -186,14 +149,14 @@ const serverEnv = {
 const profArgs = values['server-cpu-prof']
   ? ['--cpu-prof', `--cpu-prof-dir=${values['server-cpu-prof']}`]
   : [];
-const server = await start(
+const server = await startScript(
   [...profArgs, 'packages/server/dist/bin.js', 'start', '--port', '0'],
   serverEnv,
   /listening on (http:\/\/\S+)/,
 );
 children.push(server.proc);
 const api = server.match[1];
-const sql = createPgSql({ connectionString: dbUrl, max: 2 });
+const sql = createPgSql({ connectionString: databaseUrl, max: 2 });
 const indexedTip = async () => {
   const [row] = await sql.query('SELECT tip_height FROM indexer_state WHERE id = 1');
   return row ? Number(row.tip_height) : -1;
@@ -222,9 +185,9 @@ const maxId = async (topic) => {
 
 let rssPeakKiB = 0;
 const rssSampler = setInterval(() => {
-  rssPeakKiB = Math.max(rssPeakKiB, memKiB(server.proc.pid, 'VmRSS'));
+  rssPeakKiB = Math.max(rssPeakKiB, statusKiB(server.proc.pid, 'VmRSS'));
 }, 250);
-const rssStartKiB = memKiB(server.proc.pid, 'VmRSS');
+const rssStartKiB = statusKiB(server.proc.pid, 'VmRSS');
 
 /** CPU seconds of each process of interest, now. */
 const cpuNow = (pool, ceilingPid) => ({
@@ -481,7 +444,7 @@ const idle = {
   blocks: idleMined.blocks,
   cpuPerSecond: cpuSince(idleCpu0, cpuNow(null), idleMined.seconds),
 };
-const rssIdleKiB = memKiB(server.proc.pid, 'VmRSS');
+const rssIdleKiB = statusKiB(server.proc.pid, 'VmRSS');
 
 const blockPhase = await serverPhase(
   'block',
@@ -497,7 +460,7 @@ if (addressSeconds > 0) {
   );
   phases.push(addressPhase.result);
 }
-const serverHwmKiB = memKiB(server.proc.pid, 'VmHWM');
+const serverHwmKiB = statusKiB(server.proc.pid, 'VmHWM');
 clearInterval(rssSampler);
 // Real block events, for the maximum-rate phase to send again under new ids.
 const blockPayloads = (
@@ -539,7 +502,7 @@ async function maxRatePhase(secs) {
     return null;
   }
   const channel = `bench:events:${process.pid}`;
-  const replica = await start(
+  const replica = await startScript(
     [...profArgs, 'packages/server/dist/bin.js', 'start', '--no-index', '--port', '0'],
     { ...serverEnv, NODE_RPC_URL: '', REDIS_URL: values['redis-url'], EVENTS_CHANNEL: channel },
     /listening on (http:\/\/\S+)/,
@@ -561,7 +524,7 @@ async function maxRatePhase(secs) {
   });
   let rss = 0;
   const rssTimer = setInterval(() => {
-    rss = Math.max(rss, memKiB(replica.proc.pid, 'VmRSS'));
+    rss = Math.max(rss, statusKiB(replica.proc.pid, 'VmRSS'));
   }, 250);
   const firstId = lastLogId + 1;
   let next = firstId;
@@ -604,7 +567,7 @@ async function maxRatePhase(secs) {
       reachedLast: reached,
     },
     cpuPerSecond: cpu,
-    serverRssMiB: { peak: mib(rss), hwm: mib(memKiB(replica.proc.pid, 'VmHWM')) },
+    serverRssMiB: { peak: mib(rss), hwm: mib(statusKiB(replica.proc.pid, 'VmHWM')) },
   };
   result.cpuMicrosPerFrame = round((cpu.server / result.framesPerSecond) * 1e6, 1);
   log(
@@ -621,7 +584,7 @@ const maxRate = maxSeconds > 0 ? await maxRatePhase(maxSeconds) : null;
 
 // --- the ceiling -------------------------------------------------------------------------------------------
 
-const ceilingServer = await start(['bench/ceiling-sse.mjs'], {}, /^(\{.*\})$/m);
+const ceilingServer = await startScript(['bench/ceiling-sse.mjs'], {}, /^(\{.*\})$/m);
 children.push(ceilingServer.proc);
 const ceilingUrl = JSON.parse(ceilingServer.match[1]).url;
 const post = async (path, body) => {
@@ -717,7 +680,7 @@ const flood =
     : null;
 ceilingServer.proc.kill('SIGTERM');
 rmSync(defsDir, { recursive: true, force: true });
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+await dropBenchDatabase(admin, dbName);
 await admin.close();
 
 const block = blockPhase.result;

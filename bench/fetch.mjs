@@ -5,13 +5,14 @@
 // process serves both; rounds alternate the two paths so machine noise falls on both alike.
 // usage: node bench/fetch.mjs [--blocks 2000] [--tx-per-block 10] [--rounds 3] [--out bench/out/fetch.json]
 // Needs a built workspace (pnpm build).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodePearlBlock } from '../packages/chain/dist/index.js';
 import { silentLogger } from '../packages/core/dist/index.js';
 import { createNodeClient, detectChain, parseBlock } from '../packages/indexer/dist/index.js';
 import { startDevnetProcess } from './devnet.mjs';
+import { procCpu } from './lib.mjs';
 import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
@@ -34,10 +35,6 @@ const { proc: devnet, info } = await startDevnetProcess([
   '--tx-per-block',
   values['tx-per-block'],
 ]);
-const procCpu = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
 
 const node = createNodeClient({ url: info.url, timeoutMs: 120_000 });
 const profile = await detectChain(node, {}, silentLogger);

@@ -17,6 +17,7 @@ import {
   parseLabels,
   parsePools,
 } from '../packages/indexer/dist/index.js';
+import { BENCH_DATABASE_URL } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -27,7 +28,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'bench/out/growth.json' },
   },
 });
-const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const url = BENCH_DATABASE_URL;
 const requests = Number(values.requests);
 
 async function chain(blocks) {

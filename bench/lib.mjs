@@ -1,6 +1,7 @@
 // What the benchmarks share: starting a node script and waiting for its first line, a process's RSS and CPU
-// seconds (Linux /proc), database URLs on the benchmark's server, free ports, a litecoind regtest node, wrk
-// runs over a file of distinct requests (bench/wrk-paths.lua), and the explorer's own counters (/metrics).
+// seconds (Linux /proc), database URLs on the benchmark's server and databases of their own created and dropped
+// there, free ports, a litecoind regtest node, wrk runs over a file of distinct requests (bench/wrk-paths.lua),
+// and the explorer's own counters (/metrics).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -10,33 +11,60 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Starts a node script and resolves with the first match of `pattern` in its stdout (stderr inherited).
- * @returns {Promise<{ proc: import('node:child_process').ChildProcess, match: RegExpExecArray }>}
+ * Starts a node script and resolves with the first match of `pattern` in its stdout (stderr inherited). With
+ * `capture`, stderr is read too: both streams go into one transcript, which `pattern` is matched against and
+ * `output()` returns for as long as the script runs (for a script whose log lines are part of what is
+ * measured), and an exit before the match rejects with the transcript's last lines.
+ * @example const { proc, match } = await startScript(['bench/ceiling-server.mjs'], {}, /^(\{.*\})$/m);
+ * @returns {Promise<{ proc: import('node:child_process').ChildProcess, match: RegExpExecArray, output: () => string }>}
  */
-export function startScript(args, env = {}, pattern = /listening on (http:\/\/\S+)/) {
+export function startScript(
+  args,
+  env = {},
+  pattern = /listening on (http:\/\/\S+)/,
+  { capture = false } = {},
+) {
   const proc = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', capture ? 'pipe' : 'inherit'],
   });
   return new Promise((resolve, reject) => {
     let buf = '';
-    proc.stdout.on('data', (d) => {
+    let matched = false;
+    const read = (d) => {
+      // Without a transcript to keep, what comes after the match is not needed.
+      if (matched && !capture) return;
       buf += d;
-      const m = pattern.exec(buf);
-      if (m) resolve({ proc, match: m });
-    });
-    proc.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+      const m = matched ? null : pattern.exec(buf);
+      if (!m) return;
+      matched = true;
+      resolve({ proc, match: m, output: () => buf });
+    };
+    proc.stdout.setEncoding('utf8');
+    proc.stdout.on('data', read);
+    if (capture) {
+      proc.stderr.setEncoding('utf8');
+      proc.stderr.on('data', read);
+    }
+    proc.on('exit', (code) =>
+      reject(new Error(`${args[0]} exited with ${code}${capture ? `:\n${buf.slice(-2000)}` : ''}`)),
+    );
   });
+}
+
+/** A `/proc/<pid>/status` memory field (VmRSS, VmHWM…) of a process in KiB (0 once it is gone). */
+export function statusKiB(pid, field) {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** A process's resident set in MiB (0 once it is gone). */
 export function rssMiB(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
+  return statusKiB(pid, 'VmRSS') / 1024;
 }
 
 /** CPU seconds (user + system) a process has used; NaN once it is gone. */
@@ -89,6 +117,33 @@ export function dbUrl(name, base = BENCH_DATABASE_URL) {
   const u = new URL(base);
   u.pathname = `/${name}`;
   return u.toString();
+}
+
+// A database name goes into the statement as it is (CREATE DATABASE takes no parameter), so only plain ones.
+const plainDatabaseName = (name) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  return name;
+};
+
+/**
+ * Creates database `name`, empty, on the server `admin` is connected to; one of the same name that an earlier
+ * run left behind is dropped first. `admin` is any connection whose `query(text)` runs a statement:
+ * `@explorer/db`'s createPgSql or openDatabase, or a `pg.Client` (for a script that runs before the workspace
+ * is built). The caller keeps its connection: it opens it (on the server of its choice, with the timeout it
+ * wants) and closes it.
+ * @example await createBenchDatabase(admin, 'bench_sync'); // then dbUrl('bench_sync', base) reaches it
+ */
+export async function createBenchDatabase(admin, name) {
+  await dropBenchDatabase(admin, name);
+  await admin.query(`CREATE DATABASE ${plainDatabaseName(name)}`);
+}
+
+/**
+ * Drops database `name` if it exists, ending the sessions still connected to it (WITH (FORCE)), over the same
+ * kind of connection {@link createBenchDatabase} takes.
+ */
+export async function dropBenchDatabase(admin, name) {
+  await admin.query(`DROP DATABASE IF EXISTS ${plainDatabaseName(name)} WITH (FORCE)`);
 }
 
 /** Why wrk cannot run here, or null. */

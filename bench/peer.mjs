@@ -6,7 +6,6 @@
 // usage: node bench/peer.mjs [--connections 16] [--seconds 5] [--utxo-set 520000] [--out bench/out/peer.json]
 // Needs a built workspace (pnpm build), PostgreSQL (BENCH_DATABASE_URL) and litecoind
 // (scripts/install-litecoind.sh).
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { dirname } from 'node:path';
@@ -14,7 +13,15 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPgSql, openDatabase } from '../packages/db/dist/index.js';
 import { createDefinitions, createIndexer, createNodeClient } from '../packages/indexer/dist/index.js';
-import { litecoindBin, startLitecoind } from './lib.mjs';
+import {
+  BENCH_DATABASE_URL,
+  createBenchDatabase,
+  dbUrl,
+  dropBenchDatabase,
+  litecoindBin,
+  startLitecoind,
+  startScript,
+} from './lib.mjs';
 import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
@@ -28,7 +35,6 @@ const { values } = parseArgs({
 });
 const connections = Number(values.connections);
 const seconds = Number(values.seconds);
-const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 if (!litecoindBin()) {
   console.error('bench/peer: litecoind is not installed (scripts/install-litecoind.sh installs it)');
@@ -74,12 +80,11 @@ const tip = await rpc('getblockcount');
 
 // 3. Index it into a database of its own and serve it.
 const dbName = `bench_peer_${process.pid}`;
-const dbUrl = new URL(baseUrl);
-dbUrl.pathname = `/${dbName}`;
-const admin = createPgSql({ connectionString: baseUrl, max: 1 });
-await admin.query(`CREATE DATABASE ${dbName}`);
+const databaseUrl = dbUrl(dbName);
+const admin = createPgSql({ connectionString: BENCH_DATABASE_URL, max: 1 });
+await createBenchDatabase(admin, dbName);
 const nodeUrl = node.urlWithCredentials;
-const sql = await openDatabase({ url: dbUrl.toString(), poolSize: 2 });
+const sql = await openDatabase({ url: databaseUrl, poolSize: 2 });
 const indexer = createIndexer({
   sql,
   node: createNodeClient({ url: nodeUrl }),
@@ -89,29 +94,16 @@ await indexer.syncOnce();
 await indexer.stop();
 await sql.close();
 
-const server = spawn(
-  process.execPath,
+const { proc: server, match } = await startScript(
   ['packages/server/dist/bin.js', 'start', '--no-index', '--port', '0'],
   {
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl.toString(),
-      NODE_RPC_URL: nodeUrl,
-      RATE_LIMIT_ENABLED: 'false',
-      LOG_LEVEL: 'silent',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    DATABASE_URL: databaseUrl,
+    NODE_RPC_URL: nodeUrl,
+    RATE_LIMIT_ENABLED: 'false',
+    LOG_LEVEL: 'silent',
   },
 );
-const api = await new Promise((resolve, reject) => {
-  let buf = '';
-  server.stdout.on('data', (d) => {
-    buf += d;
-    const m = /listening on (http:\/\/\S+)/.exec(buf);
-    if (m) resolve(m[1]);
-  });
-  server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-});
+const api = match[1];
 process.on('exit', () => server.kill('SIGKILL'));
 
 // 4. Throughput at fixed concurrency: the API's block against the node's verbose block.
@@ -190,7 +182,7 @@ const result = {
     speedup: Math.round(scanMs / apiMs),
   },
 };
-await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
+await dropBenchDatabase(admin, dbName);
 await admin.close();
 mkdirSync(dirname(values.out), { recursive: true });
 writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);

@@ -27,7 +27,9 @@ import {
   BENCH_DATABASE_URL,
   backendCpu,
   cpuBetween,
+  createBenchDatabase,
   dbUrl,
+  dropBenchDatabase,
   explorerCounters,
   freePort,
   litecoindBin,
@@ -254,9 +256,9 @@ async function main() {
   // 3. The explorer indexes it into a database of its own.
   const dbName = `bench_peers_cold_${process.pid}`;
   const admin = createPgSql({ connectionString: BENCH_DATABASE_URL, max: 1 });
-  await admin.query(`CREATE DATABASE ${dbName}`);
+  await createBenchDatabase(admin, dbName);
   const dropDb = async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await dropBenchDatabase(admin, dbName);
     await admin.close();
   };
   cleanups.push(dropDb);

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { createPgSql } from '../packages/db/dist/index.js';
 import { coldTable } from './cold-table.mjs';
 import { eventsTable } from './events-table.mjs';
-import { dbUrl } from './lib.mjs';
+import { BENCH_DATABASE_URL, dbUrl } from './lib.mjs';
 import { peersColdTable } from './peers-cold-table.mjs';
 
 const { values } = parseArgs({
@@ -32,7 +32,7 @@ const { values } = parseArgs({
     'skip-events': { type: 'boolean', default: false },
   },
 });
-const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const base = BENCH_DATABASE_URL;
 try {
   const probe = createPgSql({ connectionString: base, max: 1, connectionTimeoutMs: 3_000 });
   await probe.query('SELECT 1');

@@ -9,13 +9,13 @@
 // Needs a built workspace (pnpm build). The load generator (autocannon) shares the machine's cores.
 // Each endpoint is then replayed against PostgreSQL alone (bench/db-peer.mjs: pgbench with the statements of one
 // uncached request), so the gap between the database and HTTP shows per class; --skip-db-peer leaves it out.
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPgSql } from '../packages/db/dist/index.js';
 import { captureStatements, pgbench, pgbenchSkipReason } from './db-peer.mjs';
+import { rssMiB, startScript } from './lib.mjs';
 import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
@@ -40,28 +40,7 @@ const seconds = Number(values.seconds);
 const pageLimit = Number(values['page-limit']);
 const out = values.out ?? `bench/out/serve-${values.label}.json`;
 
-/** Starts a node script and resolves with the first stdout match of `pattern`. */
-function start(args, env, pattern) {
-  const proc = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    proc.stdout.on('data', (d) => {
-      buf += d;
-      const m = pattern.exec(buf);
-      if (m) resolve({ proc, match: m });
-    });
-    proc.on('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
-  });
-}
-const rssMiB = (pid) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : 0;
-};
-
-const server = await start(
+const server = await startScript(
   ['packages/server/dist/bin.js', 'start', '--no-index', '--port', '0'],
   {
     DATABASE_URL: values['database-url'],
@@ -72,7 +51,7 @@ const server = await start(
   /listening on (http:\/\/\S+)/,
 );
 const api = server.match[1];
-const ceilingServer = await start(['bench/ceiling-server.mjs'], {}, /^(\{.*\})$/m);
+const ceilingServer = await startScript(['bench/ceiling-server.mjs'], {}, /^(\{.*\})$/m);
 const ceiling = JSON.parse(ceilingServer.match[1]).url;
 const stop = () => {
   server.proc.kill('SIGTERM');

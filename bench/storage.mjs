@@ -25,6 +25,7 @@ import { totalmem } from 'node:os';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { BENCH_DATABASE_URL, dbUrl, dropBenchDatabase, sleep } from './lib.mjs';
 import { machineInfo } from './machine.mjs';
 import { startCluster } from './pg-cluster.mjs';
 import { bytesPerTx, compareRuns, confSettings, memorySettings, storageMarkdown } from './storage-report.mjs';
@@ -37,10 +38,7 @@ const { values } = parseArgs({
     blocks: { type: 'string', default: '100000' },
     'tx-per-block': { type: 'string', default: '10' },
     dialect: { type: 'string', default: 'pearl,bitcoin' },
-    'database-url': {
-      type: 'string',
-      default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    },
+    'database-url': { type: 'string', default: BENCH_DATABASE_URL },
     'pg-config': { type: 'string' },
     'pg-bin': { type: 'string' },
     serve: { type: 'boolean', default: false },
@@ -88,7 +86,6 @@ const databases = [];
 let cluster = null;
 let baseUrl = values['database-url'];
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const groupAlive = (pgid) => {
   try {
     process.kill(-pgid, 0);
@@ -163,11 +160,6 @@ function git(args) {
   });
 }
 
-const dbUrl = (name) => {
-  const u = new URL(baseUrl);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
 /** Runs `fn` with a client on `url`, closed afterwards. */
 async function withClient(url, fn) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
@@ -187,8 +179,8 @@ function cleanup() {
     if (!cluster && !values['keep-databases'] && databases.length > 0) {
       await withClient(baseUrl, async (c) => {
         for (const name of databases.splice(0)) {
-          await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-          await c.query(`DROP DATABASE IF EXISTS ${name}_copy WITH (FORCE)`);
+          await dropBenchDatabase(c, name);
+          await dropBenchDatabase(c, `${name}_copy`);
         }
       }).catch((err) => log(`could not drop the benchmark's databases: ${err.message}`));
     }
@@ -236,7 +228,7 @@ async function prepare(side, { rev, commit, subject }) {
 
 /** Sizes of every table of `name` (any schema but the system's), after VACUUM ANALYZE. */
 function measure(name) {
-  return withClient(dbUrl(name), async (c) => {
+  return withClient(dbUrl(name, baseUrl), async (c) => {
     await c.query('VACUUM (ANALYZE)');
     const { rows } = await c.query(`
       SELECT CASE WHEN ns.nspname = 'public' THEN c.relname ELSE ns.nspname || '.' || c.relname END AS name,
@@ -292,7 +284,7 @@ async function runOne(rev, side, dialect) {
       [
         'bench/serve.mjs',
         '--database-url',
-        dbUrl(name),
+        dbUrl(name, baseUrl),
         '--label',
         `storage-${side}-${dialect}`,
         '--response-cache-mb',
@@ -310,7 +302,7 @@ async function runOne(rev, side, dialect) {
     serve = JSON.parse(readFileSync(serveOut, 'utf8'));
   }
   if (!cluster && !values['keep-databases']) {
-    await withClient(baseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    await withClient(baseUrl, (c) => dropBenchDatabase(c, name));
     databases.splice(databases.indexOf(name), 1);
   }
   return { database: values['keep-databases'] ? name : null, sync, storage, serve };

@@ -10,7 +10,7 @@
 // unless Node is given a heap size (node --max-old-space-size=N bench/sync.mjs …) or --node-heap keeps Node's own.
 // Needs a built workspace (pnpm build) and PostgreSQL (default postgres://postgres@127.0.0.1:5432/postgres).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -26,6 +26,14 @@ import {
 } from '../packages/indexer/dist/index.js';
 import { HEAP_CAP_MB, heapSizeGiven } from '../packages/server/dist/index.js';
 import { startDevnetProcess } from './devnet.mjs';
+import {
+  BENCH_DATABASE_URL,
+  createBenchDatabase,
+  dbUrl,
+  dropBenchDatabase,
+  postgresCpu,
+  procCpu,
+} from './lib.mjs';
 import { machineInfo } from './machine.mjs';
 
 const { values } = parseArgs({
@@ -33,10 +41,7 @@ const { values } = parseArgs({
     blocks: { type: 'string', default: '100000' },
     dialect: { type: 'string', default: 'pearl' },
     'tx-per-block': { type: 'string', default: '10' },
-    'database-url': {
-      type: 'string',
-      default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    },
+    'database-url': { type: 'string', default: BENCH_DATABASE_URL },
     out: { type: 'string', default: 'bench/out/sync.json' },
     'batch-tx': { type: 'string' },
     keep: { type: 'string' },
@@ -89,37 +94,11 @@ const { proc: devnet, info } = await startDevnetProcess([
 const generateSeconds = (performance.now() - t0) / 1000;
 console.error(`bench/sync: chain ready in ${generateSeconds.toFixed(1)} s at ${info.url}`);
 
-// CPU seconds of a process (Linux /proc), and of every PostgreSQL process together.
-const procCpu = (pid) => {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-};
-const postgresCpu = () => {
-  let t = 0;
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readFileSync(`/proc/${d}/comm`, 'utf8').startsWith('postgres')) t += procCpu(d);
-    } catch {}
-  }
-  return t;
-};
-
 const dbName = values.keep ?? `bench_sync_${process.pid}`;
 if (!/^[a-z_][a-z0-9_]*$/.test(dbName)) throw new Error(`--keep wants a plain database name, not ${dbName}`);
-const dbUrl = (name) => {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
 const admin = createPgSql({ connectionString: url, max: 1 });
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await admin.query(`CREATE DATABASE ${dbName}`);
-const sql = await openDatabase({ url: dbUrl(dbName), poolSize: 4 });
+await createBenchDatabase(admin, dbName);
+const sql = await openDatabase({ url: dbUrl(dbName, url), poolSize: 4 });
 const definitions = await loadDefinitions({ poolsFile: info.poolsFile, labelsFile: info.labelsFile }).catch(
   () => createDefinitions([], []),
 );
@@ -161,15 +140,14 @@ rmSync(defsDir, { recursive: true, force: true });
 let ceiling = null;
 if (!values['no-copy']) {
   const copyName = `${dbName}_copy`;
-  await admin.query(`DROP DATABASE IF EXISTS ${copyName} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${copyName}`);
-  await (await openDatabase({ url: dbUrl(copyName), poolSize: 1 })).close();
+  await createBenchDatabase(admin, copyName);
+  await (await openDatabase({ url: dbUrl(copyName, url), poolSize: 1 })).close();
   // The storage package's own driver and COPY streams.
   const dbRequire = createRequire(new URL('../packages/db/package.json', import.meta.url));
   const pg = dbRequire('pg');
   const { from: copyFrom, to: copyTo } = dbRequire('pg-copy-streams');
-  const source = new pg.Client({ connectionString: dbUrl(dbName) });
-  const target = new pg.Client({ connectionString: dbUrl(copyName) });
+  const source = new pg.Client({ connectionString: dbUrl(dbName, url) });
+  const target = new pg.Client({ connectionString: dbUrl(copyName, url) });
   await source.connect();
   await target.connect();
   // Every table a derived-table description stores (each is dumped by exactly one description).
@@ -186,14 +164,14 @@ if (!values['no-copy']) {
   const copySeconds = (performance.now() - t2) / 1000;
   await source.end();
   await target.end();
-  await admin.query(`DROP DATABASE ${copyName} WITH (FORCE)`);
+  await dropBenchDatabase(admin, copyName);
   ceiling = {
     seconds: Math.round(copySeconds * 10) / 10,
     txPerSecond: Math.round(txs / copySeconds),
     syncToCopyRatio: Math.round((copySeconds / seconds) * 100) / 100,
   };
 }
-if (!values.keep) await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
+if (!values.keep) await dropBenchDatabase(admin, dbName);
 await admin.close();
 
 const result = {
