@@ -203,6 +203,15 @@ for (const [name, all] of chosen) {
   }
   // The repeated figure asks the first path; the cold rounds never do.
   const [hotPath, ...coldPaths] = all;
+  // A class this chain cannot answer (a wallet on a chain whose address prefixes are not known) is left out,
+  // saying why, rather than ending the run; any other answer than 200 or 400 still ends it.
+  const probe = await fetch(`${api}${hotPath}`);
+  if (probe.status === 400) {
+    const body = await probe.json().catch(() => null);
+    log(`${name}: this chain cannot answer it (400: ${body?.error ?? 'bad request'}); left out`);
+    continue;
+  }
+  await probe.arrayBuffer();
   // Body size from paths the cold rounds will not ask (the last ones of the list).
   const sizes = [];
   for (const p of coldPaths.slice(-25)) sizes.push(await get(p));

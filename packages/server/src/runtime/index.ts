@@ -84,7 +84,7 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
           progress: opts.progress,
         })
       : null;
-    const summary = describe(config, demo, nodeUrl, indexer);
+    const summary = summaryOf(config, demo, nodeUrl, indexer);
     if (!listener) {
       // The indexer's state, the mempool and the outbox as the database holds them (the indexer's own state
       // while the database cannot be read).
@@ -138,7 +138,7 @@ async function openDatabases(
 }
 
 /** A human summary of the backing pieces, e.g. `PGlite at ./.explorer, devnet node`. */
-function describe(
+function summaryOf(
   config: ServerConfig,
   demo: DemoChain | null,
   nodeUrl: string | null,
