@@ -48,6 +48,11 @@ export interface WritersContext {
  */
 export async function startWriters(ctx: WritersContext): Promise<Indexer> {
   const { config, log, shutdown, metrics } = ctx;
+  // The definitions files are read before anything is opened: a bad one stops the start with nothing to close.
+  const definitions = await loadDefinitions({
+    poolsFile: config.poolsFile ?? ctx.demo?.chain.poolsFile,
+    labelsFile: config.labelsFile ?? ctx.demo?.chain.labelsFile,
+  });
   const writeSql = await openWriter(ctx);
   const nodeClient = createNodeClient(ctx.node);
   const chain = { chain: config.chain, network: config.chainNetwork };
@@ -55,10 +60,7 @@ export async function startWriters(ctx: WritersContext): Promise<Indexer> {
     sql: writeSql,
     node: nodeClient,
     chain,
-    definitions: await loadDefinitions({
-      poolsFile: config.poolsFile ?? ctx.demo?.chain.poolsFile,
-      labelsFile: config.labelsFile ?? ctx.demo?.chain.labelsFile,
-    }),
+    definitions,
     log,
     pollIntervalMs: config.indexerPollMs,
     maxReorgDepth: config.maxReorgDepth,
