@@ -28,7 +28,7 @@ class LongestFirst extends BaseSequencer {
     if (known) return super.sort(files);
     const weight = (f: TestSpecification) => {
       const source = readFileSync(f.moduleId, 'utf8');
-      const processes = /\bspawn\(|startProcess\(|dist\/bin\.js|\.listen\(\{/.test(source);
+      const processes = /\bspawn\(|startProcess\(|dist\/bin\.js|\.listen\(\{|serveDevnet\(/.test(source);
       return source.length * (processes ? 4 : 1);
     };
     const weights = new Map(files.map((f) => [f, weight(f)]));
