@@ -18,7 +18,7 @@ const TESTS = ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'bench/**
  * The longest files first, so that the two workers end together. Vitest orders by the durations of the last
  * run; a checkout that has none (a clean clone, as CI runs) would keep the files' alphabetical order, and a
  * file of minutes could start last. Without durations, a file's size stands for its length, four times over
- * for a file that starts processes (servers, nodes, the built CLI).
+ * for a file that starts processes or servers (servers, nodes, a served devnet, the built CLI).
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
