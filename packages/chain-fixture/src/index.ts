@@ -3,7 +3,9 @@ import {
   type ApiConfig,
   type ChainNode,
   createExplorerApi,
+  type EsploraOptions,
   type ExplorerApi,
+  esploraRoutes,
   v1Routes,
 } from '@explorer/core';
 import { createSqlStore } from '@explorer/db';
@@ -85,6 +87,7 @@ async function indexedApi(
   finalityDepth: number,
   closeNode: () => Promise<void>,
   config: Partial<ApiConfig> = {},
+  esplora: EsploraOptions = {},
 ): Promise<IndexedApi> {
   const node = createNodeClient({ url, attempts: 2, backoffMs: 50 });
   const db = await openTestDatabase(driver);
@@ -92,6 +95,8 @@ async function indexedApi(
   const api = createExplorerApi({
     store: createSqlStore(db.sql),
     routes: v1Routes,
+    // The protocol adapters the server mounts by default (Esplora's REST API under /api).
+    adapters: esploraRoutes(esplora),
     node: directChainNode(node, nodeHeight),
     config: { finalityDepth, publicBaseUrl: 'http://127.0.0.1:3000', tipCacheMs: 0, ...config },
     // A 5xx in a test is a bug: show what caused it.
@@ -160,7 +165,7 @@ export type NodeFixture = IndexedApi;
 export async function indexNode(
   driver: 'pg' | 'pglite',
   url: string,
-  opts: { finalityDepth?: number; config?: Partial<ApiConfig> } = {},
+  opts: { finalityDepth?: number; config?: Partial<ApiConfig>; esplora?: EsploraOptions } = {},
 ): Promise<NodeFixture> {
   // The height the API reports for the node: what it was at the last sync.
   let height: number | null = null;
@@ -172,6 +177,7 @@ export async function indexNode(
     opts.finalityDepth ?? 100,
     async () => {},
     opts.config,
+    opts.esplora,
   );
   const track = async () => {
     height = await parts.node.call<number>('getblockcount');

@@ -118,7 +118,7 @@ export {
   pearlScriptAddress,
   pearlScriptType,
 } from './pearl/script.js';
-export { type AsmStyle, OPCODE_NAMES, scriptAsm } from './script-asm.js';
+export { type AsmStyle, esploraAsm, OPCODE_NAMES, scriptAsm } from './script-asm.js';
 export {
   type DecodedTx,
   decodeTx,

@@ -185,3 +185,58 @@ export function scriptAsm(s: Uint8Array, style: AsmStyle = 'core', decodeSighash
   }
   return parts.join(' ');
 }
+
+/** rust-bitcoin's names where they differ from Bitcoin Core's (the rest are Core's, `OP_RETURN_<n>` past them). */
+const RUST_NAMES: Record<number, string> = {
+  79: 'OP_PUSHNUM_NEG1',
+  177: 'OP_CLTV',
+  178: 'OP_CSV',
+  186: 'OP_CHECKSIGADD',
+  255: 'OP_INVALIDOPCODE',
+};
+
+/**
+ * A script as Esplora (electrs, through rust-bitcoin) prints it: every push named with its width
+ * (`OP_PUSHBYTES_20 <hex>`, `OP_PUSHDATA1 <hex>`, `OP_0`), small integers as `OP_PUSHNUM_<n>`, opcodes past
+ * the defined ones as `OP_RETURN_<n>`, and a push running past the end as `<push past end>`.
+ * @example esploraAsm(Buffer.from('0014' + '00'.repeat(20), 'hex')) // 'OP_0 OP_PUSHBYTES_20 0000…'
+ */
+export function esploraAsm(s: Uint8Array): string {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < s.length) {
+    const op = s[i] as number;
+    i++;
+    if (op === 0) {
+      parts.push('OP_0');
+      continue;
+    }
+    if (op <= OP_PUSHDATA4) {
+      let len = op;
+      let width = 0;
+      if (op === OP_PUSHDATA1) width = 1;
+      else if (op === OP_PUSHDATA2) width = 2;
+      else if (op === OP_PUSHDATA4) width = 4;
+      if (i + width > s.length) {
+        // Written without its opcode and without a space before it, as rust-bitcoin does.
+        if (parts.length > 0) parts[parts.length - 1] += '<unexpected end>';
+        else parts.push('<unexpected end>');
+        break;
+      }
+      if (width > 0) {
+        len = 0;
+        for (let k = width - 1; k >= 0; k--) len = len * 256 + (s[i + k] as number);
+        i += width;
+      }
+      const name = width === 0 ? `OP_PUSHBYTES_${op}` : `OP_PUSHDATA${width === 4 ? 4 : width}`;
+      if (i + len > s.length) {
+        parts.push(name, '<push past end>');
+        break;
+      }
+      parts.push(name, Buffer.from(s.subarray(i, i + len)).toString('hex'));
+      i += len;
+    } else if (op >= OP_1 && op <= 0x60) parts.push(`OP_PUSHNUM_${op - OP_1 + 1}`);
+    else parts.push(RUST_NAMES[op] ?? OPCODE_NAMES[op] ?? `OP_RETURN_${op}`);
+  }
+  return parts.join(' ');
+}

@@ -42,6 +42,14 @@ export class MethodNotAllowedError extends ApiError {
   }
 }
 
+/** 413: the request body is larger than the route takes. */
+export class PayloadTooLargeError extends ApiError {
+  override readonly name = 'PayloadTooLargeError';
+  constructor(maxBytes: number) {
+    super(413, `the request body is larger than ${maxBytes} bytes`);
+  }
+}
+
 /** 429: the rate-limit bucket is empty; `retryAfter` is in seconds. */
 export class RateLimitedError extends ApiError {
   override readonly name = 'RateLimitedError';

@@ -1,4 +1,5 @@
 export * from './access/index.js';
+export * from './adapters/index.js';
 export {
   type AnswerFacts,
   type ApiAnswer,
@@ -38,6 +39,7 @@ export {
   MethodNotAllowedError,
   NotConfiguredError,
   NotFoundError,
+  PayloadTooLargeError,
   QueryTimeoutError,
   RateLimitedError,
   ServiceUnavailableError,

@@ -94,6 +94,37 @@ export interface StoredMempoolState {
 export type BlockRecord = Omit<Block, 'confirmations'>;
 /** A transaction without its confirmations. */
 export type TxRecord = Omit<Tx, 'confirmations'>;
+/** An output as a transaction in full lists it: its value, script, address and script type. */
+export interface TxDetailOutput {
+  /** Base units, as decimal text. */
+  value: string;
+  /** The scriptPubKey, hex. */
+  script: string;
+  address: string | null;
+  /** The index's script type (`p2pkh`, `p2tr`…). */
+  scriptType: string;
+}
+
+/** An input as a transaction in full lists it: what it spends (null for a coinbase), its scriptSig and witness. */
+export interface TxDetailInput {
+  prevTxid: string | null;
+  prevVout: number | null;
+  /** The scriptSig (a coinbase's data), hex. */
+  scriptSig: string;
+  /** Witness items, hex; empty without a witness. */
+  witness: string[];
+  sequence: number;
+  /** The output it spends; null for a coinbase. */
+  prevout: TxDetailOutput | null;
+}
+
+/** A transaction in full: its summary, every input with what it spends, every output with its script. */
+export interface TxDetail {
+  tx: TxRecord;
+  inputs: TxDetailInput[];
+  outputs: TxDetailOutput[];
+}
+
 /** A recent transaction without its confirmations. */
 export type TxWithCounterpartiesRecord = Omit<TxWithCounterparties, 'confirmations'>;
 /** An address transaction without its confirmations. */
@@ -158,6 +189,18 @@ export interface Store extends SearchStore, MarketStore {
     page: PageOf<typeof txOutputsKey>,
   ): Promise<{ tx: TxKey | null; outputs: Output[] }>;
   getTxRaw(txid: string): Promise<unknown | null>;
+  /**
+   * Transactions in full, in the order asked (txids the index does not hold are left out): for the protocol
+   * adapters, whose transactions carry scripts, witnesses and what each input spends. One statement.
+   */
+  getTxDetails(txids: readonly string[]): Promise<TxDetail[]>;
+  /** The txids of a block, in block order; null when the index does not hold the block. */
+  blockTxids(ref: BlockRef): Promise<string[] | null>;
+  /**
+   * Outputs ever paid to an address and how many of them are spent (confirmed chain): what Esplora's address
+   * statistics count.
+   */
+  addressOutputCounts(address: string): Promise<{ funded: number; spent: number }>;
   /**
    * Where a transaction is confirmed and what proves it: its block, position, merkle branch (from the block's
    * txids, read in one statement) and header bytes; null when the index does not hold it.

@@ -10,6 +10,7 @@ import {
   type AddressSummaryQueryRow,
   selectAddress,
   selectAddressFlows,
+  selectAddressOutputCounts,
   selectAddressSummary,
   selectAddressTxs,
   selectAddressUtxos,
@@ -46,8 +47,10 @@ export function addressStoreMethods(
   | 'listMultiAddressTxs'
   | 'listMultiAddressUtxos'
   | 'listAddressFlows'
+  | 'addressOutputCounts'
 > {
   return {
+    addressOutputCounts: (address) => selectAddressOutputCounts(sql, address),
     async getAddress(address) {
       return summaryOf(await selectAddressSummary(sql, address));
     },

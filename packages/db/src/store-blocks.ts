@@ -6,6 +6,7 @@ import {
   selectBlock,
   selectBlockRaw,
   selectBlocks,
+  selectBlockTxids,
   selectCertificate,
 } from './queries/blocks.js';
 import {
@@ -43,6 +44,7 @@ export function blockStoreMethods(
   | 'coinbaseOutputs'
   | 'listBlockOutputs'
   | 'getBlockRaw'
+  | 'blockTxids'
   | 'listBlockTxs'
 > {
   return {
@@ -99,6 +101,7 @@ export function blockStoreMethods(
       };
     },
     getBlockRaw: (ref) => selectBlockRaw(sql, ref),
+    blockTxids: (ref) => selectBlockTxids(sql, ref),
     async listBlockTxs(ref, page) {
       const rows = await selectBlockTxs(sql, ref, page);
       return {

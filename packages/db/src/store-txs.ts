@@ -1,4 +1,12 @@
-import type { Store, TxFlow, TxKey, TxWithCounterpartiesRecord } from '@explorer/core';
+import { type DecodedTx, decodeTx } from '@explorer/chain';
+import type {
+  Store,
+  TxDetail,
+  TxDetailInput,
+  TxFlow,
+  TxKey,
+  TxWithCounterpartiesRecord,
+} from '@explorer/core';
 import { feeRate, toInput, toOutput, toTx } from './mappers.js';
 import {
   FLOW_LIST_MAX,
@@ -9,9 +17,11 @@ import {
   selectInputs,
   selectRecentTxs,
   selectTx,
+  selectTxDetails,
   selectTxFlow,
   selectTxOutputs,
   selectTxRaw,
+  type TxDetailQueryRow,
 } from './queries/txs.js';
 import { amountText, type Sql } from './sql.js';
 
@@ -64,10 +74,68 @@ function netFlows(senders: readonly SideJson[], receivers: readonly SideJson[]):
     }));
 }
 
+const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+
+/**
+ * The scriptSig and witness of each input, from the bytes a transaction was kept as, or the node's JSON (its
+ * `hex`, else each input's `scriptSig`/`coinbase` and `txinwitness`: a transaction the decoder does not read,
+ * such as one with Litecoin's MWEB data).
+ */
+function inputScripts(r: TxDetailQueryRow): { scriptSig: string; witness: string[] }[] {
+  let decoded: DecodedTx | null = null;
+  const json = (typeof r.raw === 'object' && r.raw !== null ? r.raw : {}) as {
+    hex?: unknown;
+    vin?: { coinbase?: string; scriptSig?: { hex?: string }; txinwitness?: string[] }[];
+  };
+  try {
+    if (r.raw_bytes) decoded = decodeTx(r.raw_bytes);
+    else if (typeof json.hex === 'string') decoded = decodeTx(Buffer.from(json.hex, 'hex'));
+  } catch {
+    decoded = null;
+  }
+  if (decoded)
+    return decoded.inputs.map((i) => ({ scriptSig: hex(i.scriptSig), witness: i.witness.map(hex) }));
+  return (json.vin ?? []).map((i) => ({
+    scriptSig: i.coinbase ?? i.scriptSig?.hex ?? '',
+    witness: i.txinwitness ?? [],
+  }));
+}
+
+/** A transaction in full from its row. */
+function toTxDetail(r: TxDetailQueryRow): TxDetail {
+  const scripts = inputScripts(r);
+  const inputs: TxDetailInput[] = (r.inputs ?? []).map(
+    ([prevTxid, prevVout, sequence, value, script, address, scriptType], i) => ({
+      prevTxid,
+      prevVout,
+      scriptSig: scripts[i]?.scriptSig ?? '',
+      witness: scripts[i]?.witness ?? [],
+      sequence: Number(sequence),
+      prevout:
+        value === null || script === null
+          ? null
+          : { value, script, address, scriptType: scriptType ?? 'nonstandard' },
+    }),
+  );
+  return {
+    tx: toTx(r),
+    inputs,
+    outputs: (r.outputs ?? []).map(([value, script, address, scriptType]) => ({
+      value,
+      script,
+      address,
+      scriptType,
+    })),
+  };
+}
+
 /** The transaction reads of the Store over SQL. createSqlStore includes these. */
 export function txStoreMethods(
   sql: Sql,
-): Pick<Store, 'listTxs' | 'getTx' | 'getTxFlow' | 'listTxInputs' | 'listTxOutputs' | 'getTxRaw'> {
+): Pick<
+  Store,
+  'listTxs' | 'getTx' | 'getTxFlow' | 'listTxInputs' | 'listTxOutputs' | 'getTxRaw' | 'getTxDetails'
+> {
   return {
     async listTxs(page): Promise<TxWithCounterpartiesRecord[]> {
       return (await selectRecentTxs(sql, page)).map((r) => ({
@@ -127,5 +195,9 @@ export function txStoreMethods(
       };
     },
     getTxRaw: (txid) => selectTxRaw(sql, txid),
+    async getTxDetails(txids) {
+      if (txids.length === 0) return [];
+      return (await selectTxDetails(sql, txids)).map(toTxDetail);
+    },
   };
 }

@@ -9,8 +9,8 @@ export interface ApiAnswer {
   status: number;
   /** Lower-case names; a record of this answer's own, which a host may amend in place. */
   headers: Record<string, string>;
-  /** The body text; null for HEAD, 204 and 304, and for a stream. */
-  body: string | null;
+  /** The body text (or bytes: an adapter's raw block); null for HEAD, 204 and 304, and for a stream. */
+  body: string | Uint8Array<ArrayBuffer> | null;
   /** A streamed body (`/v1/events`), sent as it is produced. */
   stream?: ReadableStream<Uint8Array>;
 }

@@ -1,7 +1,21 @@
 import type { z } from 'zod';
 import { countRequest, type RateLimiter } from '../access/rate-limit.js';
+import {
+  type AdapterContext,
+  type AdapterRoute,
+  isAdapterRoute,
+  type Protocol,
+  protocolOf,
+} from '../adapters/adapter.js';
 import type { BaseMeta, Meta } from '../envelope.js';
-import { ApiError, BadRequestError, NotFoundError, ServiceUnavailableError, toApiError } from '../errors.js';
+import {
+  ApiError,
+  BadRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ServiceUnavailableError,
+  toApiError,
+} from '../errors.js';
 import {
   DEFAULT_EVENT_LIMITS,
   type EventFeed,
@@ -10,7 +24,7 @@ import {
   type SubscribeRequest,
 } from '../events/feed.js';
 import type { Subscription } from '../events/subscription.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, type Router } from '../http/router.js';
 import type { ChainNode } from '../node.js';
 import { buildOpenApiDocument, type OpenApiDocument } from '../openapi.js';
 import type { AnyRoute, ApiConfig, Identity, RouteResult } from '../route.js';
@@ -24,8 +38,10 @@ import { type Authenticator, type Caller, identify, requestIdOf } from './identi
 import { refusalOf } from './refusals.js';
 import { createResponseCache, type RenderedBody, render, renderShared } from './render.js';
 import {
+  adapterAnswer,
   bodyAnswer,
   errorAnswer,
+  protocolErrorAnswer,
   type Reply,
   rawAnswer,
   startMeta,
@@ -41,6 +57,11 @@ import { validate } from './validate.js';
 export interface ApiDeps {
   store: Store;
   routes: readonly AnyRoute[];
+  /**
+   * Paths of other protocols (Esplora's REST API, Blockbook's) answered over the same store and caches, with
+   * their own bodies and errors; not in the OpenAPI document. Default none.
+   */
+  adapters?: readonly AdapterRoute[];
   node?: ChainNode | null;
   config?: Partial<ApiConfig>;
   authenticate?: Authenticator;
@@ -95,6 +116,8 @@ export interface ExplorerApi {
   readonly config: ApiConfig;
   /** The route table. */
   readonly routes: readonly AnyRoute[];
+  /** The protocol adapters' routes. */
+  readonly adapters: readonly AdapterRoute[];
   /** The OpenAPI 3.1 document served at /v1/openapi.json. */
   openapi(): OpenApiDocument;
   /** What the response cache holds now (entries, and bytes as it counts them); null when it is off. */
@@ -139,6 +162,26 @@ export const defaultApiConfig: ApiConfig = {
   events: DEFAULT_EVENT_LIMITS,
 };
 
+/** A request body as text, refused with a 413 past `maxBytes` (counted as it arrives). */
+async function readBody(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(maxBytes);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
 function targetOf(url: string): RequestTarget {
   try {
     return requestTarget(url);
@@ -176,7 +219,9 @@ function renderedAnswer(request: Request, reply: Reply, rendered: RenderedBody, 
  */
 export function createExplorerApi(deps: ApiDeps): ExplorerApi {
   const config: ApiConfig = { ...defaultApiConfig, startedAt: Date.now(), ...deps.config };
-  const router = createRouter(deps.routes);
+  const adapters = deps.adapters ?? [];
+  const router: Router = createRouter([...deps.routes, ...adapters]);
+  const protocols = [...new Set(adapters.map((a) => a.protocol))];
   const clock = deps.clock ?? Date.now;
   const readTip = createTipReader(deps.store, config.tipCacheMs);
   const caches = createRouteCaches(config);
@@ -203,8 +248,8 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
   }
 
   /** The rate-limit points a request costs: what its route says (read from the query as sent), else 1. */
-  function costOf(target: RequestTarget): number {
-    const cost = router.match(target.pathname)?.route.cost;
+  function costOf(found: ReturnType<Router['match']>, target: RequestTarget): number {
+    const cost = found?.route.cost;
     if (!cost) return 1;
     const points = cost(new URLSearchParams(target.search));
     return Number.isSafeInteger(points) && points >= 1 ? points : 1;
@@ -259,35 +304,41 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     })();
   }
 
-  /** The error envelope of what went wrong; an unexpected error (5xx) is told to onError first. */
-  function failed(err: unknown, exchange: Exchange, route: string | null): ApiAnswer {
+  /**
+   * The error envelope of what went wrong (or the error as `protocol` answers it, for its paths); an unexpected
+   * error (5xx) is told to onError first.
+   */
+  function failed(
+    err: unknown,
+    exchange: Exchange,
+    route: string | null,
+    protocol: Protocol | null = null,
+  ): ApiAnswer {
     const error = toApiError(err);
     if (!(err instanceof ApiError) || error.status >= 500)
       deps.onError?.(err, { requestId: exchange.reply.requestId, route });
+    if (protocol) return protocolErrorAnswer(exchange.reply, protocol, error);
     return errorAnswer(exchange.reply, error, exchange.meta);
   }
 
-  /** Validates the request against its route and runs the handler, noting in `ran` the meta it ran with. */
-  function runRoute(
-    matched: ReturnType<typeof findRoute>,
-    target: RequestTarget,
+  /** The context a handler runs with: the request's facts over the API's caches. */
+  function contextOf(
+    params: unknown,
+    query: unknown,
+    meta: Meta,
     request: Request,
     options: HandleOptions,
     exchange: Exchange,
     caller: Caller,
-    ran: { meta?: Meta },
-  ): Promise<RouteResult<unknown>> {
-    const { route } = matched;
-    const { params, query } = validate(route, matched.params, new URLSearchParams(target.search));
-    ran.meta = successMeta(exchange.meta, false, exchange.tip);
-    const ctx = routeContext(
+  ) {
+    return routeContext(
       {
         params,
         query,
         store: deps.store,
         node: deps.node ?? null,
         config,
-        meta: ran.meta,
+        meta,
         tip: exchange.tip,
         identity: caller.identity,
         rateLimit: exchange.reply.rateLimit,
@@ -303,7 +354,48 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       },
       caches,
     );
+  }
+
+  /** Validates the request against its route and runs the handler, noting in `ran` the meta it ran with. */
+  function runRoute(
+    matched: { route: AnyRoute; params: Record<string, string> },
+    target: RequestTarget,
+    request: Request,
+    options: HandleOptions,
+    exchange: Exchange,
+    caller: Caller,
+    ran: { meta?: Meta },
+  ): Promise<RouteResult<unknown>> {
+    const { route } = matched;
+    const { params, query } = validate(route, matched.params, new URLSearchParams(target.search));
+    ran.meta = successMeta(exchange.meta, false, exchange.tip);
+    const ctx = contextOf(params, query, ran.meta, request, options, exchange, caller);
     return route.handler(ctx as never);
+  }
+
+  /** Runs an adapter route's handler on the raw path and query, with the request body at hand. */
+  function runAdapter(
+    matched: { route: AdapterRoute; params: Record<string, string> },
+    target: RequestTarget,
+    request: Request,
+    options: HandleOptions,
+    exchange: Exchange,
+    caller: Caller,
+  ) {
+    const meta = successMeta(exchange.meta, false, exchange.tip);
+    const base = contextOf(
+      matched.params,
+      new URLSearchParams(target.search),
+      meta,
+      request,
+      options,
+      exchange,
+      caller,
+    );
+    const ctx: AdapterContext = Object.assign(base as AdapterContext, {
+      body: (maxBytes: number) => readBody(request, maxBytes),
+    });
+    return matched.route.handler(ctx);
   }
 
   /** The answer, noting in `facts` (when given) what answer() reports of it. */
@@ -320,10 +412,18 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     const { reply, meta } = exchange;
     if (method === 'OPTIONS') return preflight(reply.requestId, config.corsOrigin);
     let routeId: string | null = null;
+    let protocol: Protocol | null = null;
     try {
       const target = targetOf(request.url);
+      const found = router.match(target.pathname);
+      if (protocols.length > 0)
+        protocol = found
+          ? isAdapterRoute(found.route)
+            ? found.route.protocol
+            : null
+          : protocolOf(protocols, target.pathname);
       // Counted before routing, so every answer (404, 405 and a refused key's 401 included) counts.
-      const admitting = admit(request, options, exchange, costOf(target));
+      const admitting = admit(request, options, exchange, costOf(found, target));
       const caller = admitting instanceof Promise ? await admitting : admitting;
       const refused = refusalOf(request) ?? caller.refused;
       if (refused) throw refused;
@@ -338,13 +438,21 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
         }
         return renderedAnswer(request, reply, kept.value, successMeta(meta, true, tip));
       }
-      const matched = findRoute(router, target.pathname, method);
+      if (!found && protocol)
+        throw new NotFoundError(protocol.unknownPath(target.pathname.slice(protocol.prefix.length) || '/'));
+      const matched = findRoute(router, target.pathname, method, found);
       const { route } = matched;
       routeId = route.id;
       if (facts) facts.route = route.path;
+      if (isAdapterRoute(route))
+        return adapterAnswer(
+          reply,
+          await runAdapter({ route, params: matched.params }, target, request, options, exchange, caller),
+        );
       // The meta the handler ran with, when this request ran it: its memos mark it cached.
       const ran: { meta?: Meta } = {};
-      const run = () => runRoute(matched, target, request, options, exchange, caller, ran);
+      const run = () =>
+        runRoute({ route, params: matched.params }, target, request, options, exchange, caller, ran);
       if (route.raw) return rawAnswer(reply, (await run()).body);
       if (route.stream) return streamAnswer(reply, route.stream.contentType, (await run()).stream);
       const { rendered, shared } = await renderShared(responses, route.perTip ? key : null, now, () =>
@@ -359,7 +467,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
       }
       return renderedAnswer(request, reply, rendered, success);
     } catch (err) {
-      return failed(err, exchange, routeId);
+      return failed(err, exchange, routeId, protocol);
     }
   }
 
@@ -399,6 +507,7 @@ export function createExplorerApi(deps: ApiDeps): ExplorerApi {
     admitEvents,
     config,
     routes: deps.routes,
+    adapters,
     openapi,
     responseCacheSize: () => (responses ? { entries: responses.size, bytes: responses.held } : null),
   };

@@ -77,7 +77,7 @@ describe('answers', () => {
       'cache-control': 'no-store',
       'x-ratelimit-limit': '10',
     });
-    expect(JSON.parse(a.body!)).toEqual({
+    expect(JSON.parse(a.body as string)).toEqual({
       ok: false,
       error: 'rate limit exceeded; retry after 5 s',
       meta: base,

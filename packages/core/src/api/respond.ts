@@ -1,4 +1,5 @@
 import { rateLimitHeaders } from '../access/rate-limit.js';
+import type { AdapterBody, Protocol } from '../adapters/adapter.js';
 import { type BaseMeta, errorEnvelope, type Meta } from '../envelope.js';
 import type { ApiError } from '../errors.js';
 import type { RateLimitState } from '../route.js';
@@ -136,5 +137,24 @@ export function errorAnswer(reply: Reply, error: ApiError, meta: BaseMeta): ApiA
     status: error.status,
     headers: headersOf(reply, { ...error.headers, 'cache-control': 'no-store' }),
     body: bodyOf(reply, JSON.stringify(errorEnvelope(error.message, meta))),
+  };
+}
+
+/** The answer of an adapter route: its body as the protocol writes it (none for HEAD). */
+export function adapterAnswer(reply: Reply, answer: AdapterBody): ApiAnswer {
+  return {
+    status: answer.status ?? 200,
+    headers: headersOf(reply, { 'cache-control': answer.cacheControl ?? 'no-cache' }, answer.contentType),
+    body: reply.head ? null : answer.body,
+  };
+}
+
+/** An error as a protocol adapter answers it, with the error's status and headers, never cached. */
+export function protocolErrorAnswer(reply: Reply, protocol: Protocol, error: ApiError): ApiAnswer {
+  const { contentType, body } = protocol.error(error);
+  return {
+    status: error.status,
+    headers: headersOf(reply, { ...error.headers, 'cache-control': 'no-store' }, contentType),
+    body: bodyOf(reply, body),
   };
 }

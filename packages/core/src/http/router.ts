@@ -1,18 +1,22 @@
+import type { AdapterRoute } from '../adapters/adapter.js';
 import type { AnyRoute } from '../route.js';
 
+/** A route of the table: a `/v1` route or a protocol adapter's. */
+export type TableRoute = AnyRoute | AdapterRoute;
+
 /** A compiled route table: finds the route of a path and the methods a path allows. */
-export interface Router {
-  match(pathname: string): { route: AnyRoute; params: Record<string, string> } | null;
+export interface Router<R extends { path: string } = TableRoute> {
+  match(pathname: string): { route: R; params: Record<string, string> } | null;
 }
 
-interface Compiled {
-  route: AnyRoute;
+interface Compiled<R> {
+  route: R;
   segments: (string | { param: string })[];
 }
 
 /** Compiles routes with `{param}` segments; static segments win over parameters at the same depth. */
-export function createRouter(routes: readonly AnyRoute[]): Router {
-  const byLength = new Map<number, Compiled[]>();
+export function createRouter<R extends { path: string } = TableRoute>(routes: readonly R[]): Router<R> {
+  const byLength = new Map<number, Compiled<R>[]>();
   for (const route of routes) {
     const segments = route.path
       .split('/')

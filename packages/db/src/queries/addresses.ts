@@ -245,3 +245,23 @@ export async function selectFlowWindows(sql: Sql, address: string, now: number):
   );
   return row!;
 }
+
+/**
+ * Outputs ever paid to an address (through its history: each transaction's outputs to it) and how many of them
+ * are spent (the rest are its UTXOs); zeros for an address the index has not seen.
+ */
+export async function selectAddressOutputCounts(
+  sql: Sql,
+  address: string,
+): Promise<{ funded: number; spent: number }> {
+  const [row] = await sql.query<{ funded: number; spent: number }>(
+    `SELECT count(o.vout)::int AS funded, (count(o.vout) - min(d.utxo_count))::int AS spent
+     FROM addresses d
+     LEFT JOIN address_txs h ON h.address_id = d.id
+     LEFT JOIN outputs o ON o.tx_no = h.tx_no AND o.address_id = d.id
+     WHERE d.address = $1`,
+    [address],
+    'addresses.output-counts',
+  );
+  return row && row.funded !== null ? { funded: row.funded, spent: row.spent ?? 0 } : { funded: 0, spent: 0 };
+}

@@ -1,5 +1,6 @@
 import { blocksKey, type PageOf } from '@explorer/core';
 import type { Int8, Sql } from '../sql.js';
+import { firstTxNoAbove, firstTxNoOf } from '../tx-no.js';
 import { keyset } from './keyset.js';
 
 /** How a block is addressed. */
@@ -154,4 +155,17 @@ export async function selectBlockRaw(sql: Sql, ref: BlockRef): Promise<unknown |
     'blocks.raw',
   );
   return row ? row.raw : null;
+}
+
+/** The txids of a block in block order (null when it has none: never for an indexed block); no row: no block. */
+export async function selectBlockTxids(sql: Sql, ref: BlockRef): Promise<string[] | null> {
+  const params: unknown[] = [];
+  const [row] = await sql.query<{ txids: string[] | null }>(
+    `SELECT (SELECT array_agg(encode(t.txid, 'hex') ORDER BY t.tx_no) FROM txs t
+             WHERE t.tx_no >= ${firstTxNoOf('b.height')} AND t.tx_no < ${firstTxNoAbove('b.height')}) AS txids
+     FROM blocks b WHERE ${refWhere(ref, params)}`,
+    params,
+    'blocks.txids',
+  );
+  return row ? (row.txids ?? []) : null;
 }

@@ -441,3 +441,43 @@ export async function selectTxOutspends(
   if (rows.length === 0) return null;
   return rows.filter((r) => r.vout !== null);
 }
+
+/** A transaction in full, as one row: the summary, the kept bytes or JSON, every output and input. */
+export interface TxDetailQueryRow extends TxQueryRow {
+  raw: unknown;
+  raw_bytes: Uint8Array | null;
+  /** `[value, script hex, address, script type]` per output, in order. */
+  outputs: [string, string, string | null, string][] | null;
+  /**
+   * `[prev txid, prev vout, sequence, value, script hex, address, script type]` per input, in order (the last
+   * four null for a coinbase).
+   */
+  inputs:
+    | [string | null, number | null, number, string | null, string | null, string | null, string | null][]
+    | null;
+}
+
+/**
+ * Transactions in full, in the order of `txids` (one statement; a txid the index does not hold gives no row):
+ * the summary, the bytes (or the node's JSON) they were kept as, every output with its script and every input
+ * with the output it spends.
+ */
+export function selectTxDetails(sql: Sql, txids: readonly string[]): Promise<TxDetailQueryRow[]> {
+  return sql.query<TxDetailQueryRow>(
+    `SELECT ${TX_COLUMNS}, t.raw, t.raw_bytes,
+       (SELECT json_agg(json_build_array(o.value::text, encode(o.script, 'hex'), a.address, o.script_type) ORDER BY o.vout)
+        FROM outputs o LEFT JOIN addresses a ON a.id = o.address_id WHERE o.tx_no = t.tx_no) AS outputs,
+       (SELECT json_agg(json_build_array(encode(p.txid, 'hex'), i.prev_vout, i.sequence, o.value::text,
+                                         encode(o.script, 'hex'), a.address, o.script_type) ORDER BY i.vin)
+        FROM inputs i LEFT JOIN txs p ON p.tx_no = i.prev_tx_no
+        LEFT JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+        LEFT JOIN addresses a ON a.id = o.address_id
+        WHERE i.tx_no = t.tx_no) AS inputs
+     FROM unnest($1::text[]) WITH ORDINALITY AS q(txid, n)
+     CROSS JOIN LATERAL ${txNoOfTxid('q.txid')} x(tx_no)
+     JOIN txs t ON t.tx_no = x.tx_no ${TX_BLOCK}
+     ORDER BY q.n`,
+    [txids],
+    'txs.details',
+  );
+}

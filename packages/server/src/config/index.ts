@@ -17,6 +17,7 @@ import {
   int,
   matching,
   oneOf,
+  pathPrefixOrOff,
   portOrOff,
   quote,
   text,
@@ -343,6 +344,19 @@ const settings = z.object({
     details:
       'Each thread queues up to 64 derivations (a window of up to 100 addresses each); past that a wallet request that needs one is answered 503 ' +
       'with `Retry-After: 1`. See [operations](operations.md#wallet-key-derivation)',
+  }),
+  esploraPrefix: setting(pathPrefixOrOff, {
+    env: 'ESPLORA_PREFIX',
+    default: '/api',
+    description: "where Esplora's REST API is served (`/api/tx/{txid}`…); `off` turns it off",
+    details:
+      'For wallets and libraries written for Esplora or mempool.space (BDK, LDK, mempool.js); see [Esplora](esplora.md)',
+  }),
+  broadcastEnabled: setting(bool, {
+    env: 'BROADCAST_ENABLED',
+    default: false,
+    description: "forward the adapters' broadcasts (Esplora's `POST /tx`) to the node's `sendrawtransaction`",
+    details: 'Off, the explorer is read-only and a broadcast is refused with a 405 saying so',
   }),
   corsOrigin: setting(text, {
     env: 'CORS_ORIGIN',

@@ -57,6 +57,18 @@ export const portOrOff: ValueKind<number | null> = kind('integer 0–65535, or `
   return n;
 });
 
+/** A URL path prefix (`/api`, `/esplora/api`), or `off` for none; never under `/v1`, the explorer's own. */
+export const pathPrefixOrOff: ValueKind<string | null> = kind('a path such as `/api`, or `off`', (raw) => {
+  const v = raw.trim();
+  if (v.toLowerCase() === 'off') return null;
+  const prefix = v.replace(/\/+$/, '');
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix))
+    throw new Invalid(`must be off or a path such as /api (got ${quote(raw)})`);
+  if (prefix === '/v1' || prefix.startsWith('/v1/') || prefix === '/docs')
+    throw new Invalid(`must not be ${prefix}: the explorer serves its own API there`);
+  return prefix;
+});
+
 /** Any text but blank, trimmed. It is never echoed in a message, so secrets may be text. */
 export const text: ValueKind<string> = kind('', (raw) => {
   const v = raw.trim();

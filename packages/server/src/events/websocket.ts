@@ -53,8 +53,14 @@ const strings = (v: unknown): string[] | null =>
   v === undefined ? [] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
 
 /** Writes an HTTP refusal (the API's error envelope) on a socket that asked to upgrade, and ends it. */
-function refuse(socket: Duplex, status: number, headers: Record<string, string>, body: string | null): void {
-  const text = body ?? '';
+function refuse(
+  socket: Duplex,
+  status: number,
+  headers: Record<string, string>,
+  body: string | Uint8Array | null,
+): void {
+  // Refusals are error envelopes (text); bytes are only ever an adapter's raw data.
+  const text = typeof body === 'string' ? body : body ? Buffer.from(body).toString('utf8') : '';
   const lines = [
     `HTTP/1.1 ${status} ${status === 429 ? 'Too Many Requests' : status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : status === 503 ? 'Service Unavailable' : 'Bad Request'}`,
     ...Object.entries({

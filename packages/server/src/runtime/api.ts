@@ -1,5 +1,11 @@
 import { secp256k1Backend } from '@explorer/chain';
-import { createExplorerApi, DEFAULT_EVENT_LIMITS, type Logger, v1Routes } from '@explorer/core';
+import {
+  createExplorerApi,
+  DEFAULT_EVENT_LIMITS,
+  esploraRoutes,
+  type Logger,
+  v1Routes,
+} from '@explorer/core';
 import { createSqlStore, type Sql } from '@explorer/db';
 import type { Indexer, NodeClientOptions } from '@explorer/indexer';
 import { createAccess } from '../access.js';
@@ -62,6 +68,9 @@ export async function serveApi(ctx: ApiContext): Promise<void> {
   const api = createExplorerApi({
     store,
     routes: v1Routes,
+    adapters: config.esploraPrefix
+      ? esploraRoutes({ prefix: config.esploraPrefix, broadcast: config.broadcastEnabled })
+      : [],
     node,
     config: {
       publicBaseUrl: baseUrl,
