@@ -201,6 +201,8 @@ export interface Store extends SearchStore, MarketStore {
    * statistics count.
    */
   addressOutputCounts(address: string): Promise<{ funded: number; spent: number }>;
+  /** The address whose output script hashes (SHA-256, hex as hashed) to `scriptHash`; null for none indexed. */
+  addressByScriptHash(scriptHash: string): Promise<string | null>;
   /**
    * Where a transaction is confirmed and what proves it: its block, position, merkle branch (from the block's
    * txids, read in one statement) and header bytes; null when the index does not hold it.

@@ -9,6 +9,7 @@ import {
 import {
   type AddressSummaryQueryRow,
   selectAddress,
+  selectAddressByScriptHash,
   selectAddressFlows,
   selectAddressOutputCounts,
   selectAddressSummary,
@@ -48,9 +49,11 @@ export function addressStoreMethods(
   | 'listMultiAddressUtxos'
   | 'listAddressFlows'
   | 'addressOutputCounts'
+  | 'addressByScriptHash'
 > {
   return {
     addressOutputCounts: (address) => selectAddressOutputCounts(sql, address),
+    addressByScriptHash: (scriptHash) => selectAddressByScriptHash(sql, scriptHash),
     async getAddress(address) {
       return summaryOf(await selectAddressSummary(sql, address));
     },

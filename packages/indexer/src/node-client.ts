@@ -10,9 +10,10 @@ export class NodeRpcError extends Error {
   constructor(
     readonly method: string,
     readonly code: number,
-    message: string,
+    /** The node's own message, as it wrote it. */
+    readonly rpcMessage: string,
   ) {
-    super(`${method}: ${message} (code ${code})`);
+    super(`${method}: ${rpcMessage} (code ${code})`);
   }
 }
 

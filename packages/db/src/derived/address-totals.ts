@@ -1,5 +1,5 @@
 import { bulkWrite } from '../queries/bulk.js';
-import { firstTxNoAbove, heightOf, TX_INDEX_BITS } from '../tx-no.js';
+import { firstTxNoAbove, firstTxNoOf, heightOf, TX_INDEX_BITS } from '../tx-no.js';
 import { upsertOf } from './aggregate.js';
 import type { DerivedTable } from './table.js';
 
@@ -42,7 +42,10 @@ const { shape, suffix } = upsertOf<AddressTotalsRow>('addresses', {
  * seen. A reorg subtracts the removed history rows, then drops addresses left without history and
  * recomputes last-seen from the history that remains.
  */
-export const addressTotals: DerivedTable<{ addressTotals: readonly AddressTotalsRow[] }, string[]> = {
+export const addressTotals: DerivedTable<
+  { addressTotals: readonly AddressTotalsRow[]; outputs: readonly { txNo: number }[] },
+  string[]
+> = {
   name: 'addressTotals',
   dump: {
     table: 'addresses',
@@ -50,8 +53,27 @@ export const addressTotals: DerivedTable<{ addressTotals: readonly AddressTotals
     query: `SELECT address, balance, received, sent, tx_count, utxo_count, first_seen_height, first_seen_time,
                    last_seen_height, last_seen_time FROM addresses`,
   },
-  write: (tx, batch) =>
-    bulkWrite(tx, 'ingest.addressTotals', 'addresses', shape, batch.addressTotals, suffix),
+  async write(tx, batch) {
+    await bulkWrite(tx, 'ingest.addressTotals', 'addresses', shape, batch.addressTotals, suffix);
+    if (batch.outputs.length === 0) return;
+    let low = Number.POSITIVE_INFINITY;
+    let high = 0;
+    for (const o of batch.outputs) {
+      if (o.txNo < low) low = o.txNo;
+      if (o.txNo > high) high = o.txNo;
+    }
+    // The script hash of the addresses first paid in this batch (outputs are written first), from the first
+    // output that pays each, by PostgreSQL: hashed beside the writer, not on its thread.
+    await tx.query(
+      `UPDATE addresses a SET script_hash = sha256(o.script)
+       FROM (SELECT DISTINCT ON (address_id) address_id, script FROM outputs
+             WHERE tx_no >= ${firstTxNoOf('$1')} AND tx_no < ${firstTxNoAbove('$2')} AND address_id IS NOT NULL
+             ORDER BY address_id, script_type IN ('pubkey', 'multisig'), tx_no, vout) o
+       WHERE a.id = o.address_id AND a.script_hash IS NULL`,
+      [Math.floor(low / 2 ** TX_INDEX_BITS), Math.floor(high / 2 ** TX_INDEX_BITS)],
+      'ingest.addressScriptHash',
+    );
+  },
   rollback: {
     async undo(tx, forkHeight) {
       // The UTXO count changes of the removed blocks: outputs they created, minus older outputs they spent.

@@ -265,3 +265,13 @@ export async function selectAddressOutputCounts(
   );
   return row && row.funded !== null ? { funded: row.funded, spent: row.spent ?? 0 } : { funded: 0, spent: 0 };
 }
+
+/** The address paid by the script whose SHA-256 is `scriptHash` (hex); null when the index has none. */
+export async function selectAddressByScriptHash(sql: Sql, scriptHash: string): Promise<string | null> {
+  const [row] = await sql.query<{ address: string }>(
+    `SELECT address FROM addresses WHERE script_hash = decode($1, 'hex') ORDER BY id LIMIT 1`,
+    [scriptHash],
+    'addresses.by-script-hash',
+  );
+  return row?.address ?? null;
+}

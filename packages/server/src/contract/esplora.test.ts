@@ -1,19 +1,19 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { sha256d } from '@explorer/chain';
 import { type ChainFixture, createChainFixture, nodeBlockTxs } from '@explorer/chain-fixture';
-import { pgSkipReason, testDrivers } from '@explorer/testing';
-import { getRequestListener } from '@hono/node-server';
-import mempoolJS from '@mempool/mempool.js';
+import { silentLogger } from '@explorer/core';
+import { testDrivers } from '@explorer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const skip = pgSkipReason();
-if (skip) console.log(`[esplora] ${skip}`);
-
-/** Coins (the node's JSON amounts, 8 decimals on every chain served) as base units. */
-const units = (coins: number) => Math.round(coins * 1e8);
-const display = (b: Uint8Array) => Buffer.from(b).reverse().toString('hex');
-const internal = (hex: string) => Buffer.from(hex, 'hex').reverse();
+import { createServerApp } from '../http/app.js';
+import {
+  addressFacts,
+  expectScriptHashAsAddress,
+  expectTxAsNode,
+  mempoolClient,
+  nodeAddress,
+  outputsOf,
+  units,
+} from '../test-support/esplora.js';
+import { rootOf } from '../test-support/merkle-proof.js';
+import { serveApp } from '../test-support/serve-app.js';
 
 /**
  * The Esplora adapter as mempool.space's own client library sees it: mempool.js pointed at the explorer (over
@@ -23,9 +23,9 @@ describe.each(testDrivers())(
   'Esplora REST through @mempool/mempool.js on the Pearl devnet (%s)',
   (driver) => {
     let f: ChainFixture;
-    let server: Server;
+    let served: Awaited<ReturnType<typeof serveApp>>;
     let base: string;
-    let api: ReturnType<typeof mempoolJS>['bitcoin'];
+    let api: ReturnType<typeof mempoolClient>;
     let tip: number;
     /** Every block's transactions as the node renders them, by height. */
     const blocks: any[][] = [];
@@ -34,11 +34,10 @@ describe.each(testDrivers())(
 
     beforeAll(async () => {
       f = await createChainFixture(driver, { seed: 'esplora', blocks: 24, txPerBlock: 30, dialect: 'pearl' });
-      server = createServer(getRequestListener((req) => f.api.handle(req)));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { port } = server.address() as AddressInfo;
-      base = `http://127.0.0.1:${port}`;
-      api = mempoolJS({ protocol: 'http', hostname: `127.0.0.1:${port}` }).bitcoin;
+      // Through the server's own app (its middleware included), over HTTP, as a wallet reaches it.
+      served = await serveApp(createServerApp({ api: f.api, log: silentLogger }).fetch);
+      base = served.url;
+      api = mempoolClient(base);
       tip = f.devnet.height();
       for (let h = 0; h <= tip; h++) {
         const txs = await nodeBlockTxs(f.node, h);
@@ -50,7 +49,7 @@ describe.each(testDrivers())(
       }
     }, 120_000);
     afterAll(async () => {
-      await new Promise((resolve) => server?.close(resolve));
+      await served?.close();
       await f?.close();
     });
 
@@ -115,60 +114,15 @@ describe.each(testDrivers())(
     });
 
     it('renders every transaction as the node has it: inputs with what they spend, scripts, witnesses, fee, status', async () => {
-      const outputs = new Map<string, any>();
-      for (const txs of blocks)
-        for (const t of txs)
-          (t.vout as any[]).forEach((o, n) => {
-            outputs.set(`${t.txid}:${n}`, o);
-          });
+      const outputs = outputsOf(blocks);
       let checked = 0;
       for (let h = 0; h <= tip; h += 3) {
         const hash = await f.node.call<string>('getblockhash', [h]);
-        const node = await f.node.call<any>('getblock', [hash, 1]);
+        const time = (await f.node.call<any>('getblock', [hash, 1])).time;
         for (const t of blocks[h]!) {
           const tx = await api.transactions.getTx({ txid: t.txid });
-          const coinbase = Boolean(t.vin[0].coinbase);
-          expect(tx.txid).toBe(t.txid);
-          expect(tx.version).toBe(t.version);
-          expect(tx.locktime).toBe(t.locktime);
-          expect(tx.size).toBe(t.size);
-          if (t.weight !== undefined) expect(tx.weight).toBe(t.weight);
-          expect(Math.ceil(tx.weight / 4)).toBe(t.vsize);
-          expect(tx.status).toEqual({
-            confirmed: true,
-            block_height: h,
-            block_hash: hash,
-            block_time: node.time,
-          });
-          expect(tx.vout.map((o) => [o.scriptpubkey, o.value, o.scriptpubkey_address ?? null])).toEqual(
-            (t.vout as any[]).map((o) => [
-              o.scriptPubKey.hex,
-              units(o.value),
-              o.scriptPubKey.address ?? o.scriptPubKey.addresses?.[0] ?? null,
-            ]),
-          );
-          const vin = tx.vin as any[];
-          expect(vin.map((i) => i.is_coinbase)).toEqual((t.vin as any[]).map(() => coinbase));
-          if (coinbase) {
-            expect(vin[0]).toMatchObject({ txid: '0'.repeat(64), vout: 0xffffffff, prevout: null });
-            expect(tx.fee).toBe(0);
-          } else {
-            let valueIn = 0;
-            (t.vin as any[]).forEach((i, n) => {
-              const spent = outputs.get(`${i.txid}:${i.vout}`);
-              valueIn += units(spent.value);
-              expect(vin[n]).toMatchObject({
-                txid: i.txid,
-                vout: i.vout,
-                sequence: i.sequence,
-                scriptsig: i.scriptSig?.hex ?? '',
-                prevout: { scriptpubkey: spent.scriptPubKey.hex, value: units(spent.value) },
-              });
-              if (i.txinwitness?.length) expect(vin[n].witness).toEqual(i.txinwitness);
-              else expect(vin[n]).not.toHaveProperty('witness');
-            });
-            expect(tx.fee).toBe(valueIn - tx.vout.reduce((s, o) => s + o.value, 0));
-          }
+          expectTxAsNode(tx, t, outputs);
+          expect(tx.status).toEqual({ confirmed: true, block_height: h, block_hash: hash, block_time: time });
           expect(await api.transactions.getTxHex({ txid: t.txid })).toBe(t.hex);
           expect(await api.transactions.getTxStatus({ txid: t.txid })).toEqual(tx.status);
           checked++;
@@ -183,14 +137,7 @@ describe.each(testDrivers())(
         const root = (await f.node.call<any>('getblockheader', [hash, true])).merkleroot;
         for (const t of blocks[h]!) {
           const proof = await api.transactions.getTxMerkleProof({ txid: t.txid });
-          let node = internal(t.txid);
-          proof.merkle.forEach((sibling: string, level: number) => {
-            const s = internal(sibling);
-            node = Buffer.from(
-              sha256d((proof.pos >> level) & 1 ? Buffer.concat([s, node]) : Buffer.concat([node, s])),
-            );
-          });
-          expect([proof.block_height, display(node)]).toEqual([h, root]);
+          expect([proof.block_height, rootOf(t.txid, proof.merkle, proof.pos)]).toEqual([h, root]);
           const outspends = await api.transactions.getTxOutspends({ txid: t.txid });
           expect(outspends).toHaveLength(t.vout.length);
           outspends.forEach((o: any, vout: number) => {
@@ -210,51 +157,9 @@ describe.each(testDrivers())(
     });
 
     it('counts an address as Esplora does, lists its history 25 at a time and its unspent outputs', async () => {
-      // Every address's outputs, spends and transactions, from the node's blocks.
-      const stats = new Map<
-        string,
-        {
-          funded: number;
-          fundedSum: number;
-          spent: number;
-          spentSum: number;
-          txs: string[];
-          utxos: Set<string>;
-        }
-      >();
-      const of = (a: string) => {
-        let s = stats.get(a);
-        if (!s) {
-          s = { funded: 0, fundedSum: 0, spent: 0, spentSum: 0, txs: [], utxos: new Set() };
-          stats.set(a, s);
-        }
-        return s;
-      };
-      const owner = new Map<string, { address: string; value: number }>();
-      for (const txs of blocks)
-        for (const t of txs) {
-          const touched = new Set<string>();
-          for (const i of t.vin as any[]) {
-            const o = owner.get(`${i.txid}:${i.vout}`);
-            if (!o) continue;
-            const s = of(o.address);
-            s.spent++;
-            s.spentSum += o.value;
-            s.utxos.delete(`${i.txid}:${i.vout}`);
-            touched.add(o.address);
-          }
-          (t.vout as any[]).forEach((o, n) => {
-            const a = o.scriptPubKey.address;
-            if (!a) return;
-            const s = of(a);
-            s.funded++;
-            s.fundedSum += units(o.value);
-            s.utxos.add(`${t.txid}:${n}`);
-            owner.set(`${t.txid}:${n}`, { address: a, value: units(o.value) });
-            touched.add(a);
-          });
-          for (const a of touched) of(a).txs.unshift(t.txid);
-        }
+      const stats = addressFacts(blocks);
+      const outputScript = (a: string) =>
+        [...outputsOf(blocks).values()].find((o) => nodeAddress(o) === a)!.scriptPubKey.hex as string;
       const busiest = [...stats.entries()].sort((a, b) => b[1].txs.length - a[1].txs.length);
       expect(busiest[0]![1].txs.length, 'an address with more than a page of history').toBeGreaterThan(25);
       for (const [a, s] of [...busiest.slice(0, 3), ...busiest.slice(-3)]) {
@@ -299,6 +204,20 @@ describe.each(testDrivers())(
       }
       const bad = await fetch(`${base}/api/address/not-an-address!`);
       expect(bad.status).toBe(400);
+      // The same by script hash (what BDK asks by), for a script of each kind the chain pays.
+      const byKind = new Map<string, [string, string]>();
+      for (const o of outputsOf(blocks).values()) {
+        const a = nodeAddress(o);
+        if (a && !byKind.has(o.scriptPubKey.type)) byKind.set(o.scriptPubKey.type, [a, o.scriptPubKey.hex]);
+      }
+      expect(byKind.size).toBeGreaterThan(0);
+      const top = busiest[0]![0];
+      const checks: [string, string][] = [...byKind.values(), [top, outputScript(top)]];
+      for (const [a, script] of checks) await expectScriptHashAsAddress(base, a, script);
+      const none = await (await fetch(`${base}/api/scripthash/${'00'.repeat(32)}`)).json();
+      expect(none.chain_stats.tx_count).toBe(0);
+      const invalid = await fetch(`${base}/api/scripthash/xyz`);
+      expect([invalid.status, await invalid.text()]).toEqual([400, 'Invalid scripthash']);
     });
 
     it('reads the mempool and the fee estimates; a broadcast is refused while broadcasting is off', async () => {

@@ -228,7 +228,7 @@ async function addressStats(ctx: AdapterContext, a: string) {
       }
     if (touched) mem.tx_count++;
   }
-  return { address: a, chain_stats: chain, mempool_stats: mem };
+  return { chain_stats: chain, mempool_stats: mem };
 }
 
 /** Every page of a paged store list, up to `max` rows (then refused with `tooMany`). */
@@ -280,6 +280,70 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
       page.map((d) => esploraTx(d)),
       ttlAt(ctx, b.height),
     );
+  };
+
+  /**
+   * An address's paths (`/address/:address…`), or the same by the SHA-256 of its output script
+   * (`/scripthash/:hash…`): a script hash the index has not seen answers as an address without history.
+   */
+  const historyRoutes = (kind: 'address' | 'scripthash') => {
+    const Kind = kind === 'address' ? 'address' : 'scriptHash';
+    const subject = async (ctx: AdapterContext): Promise<string | null> => {
+      if (kind === 'address') return address(ctx.params.subject);
+      const h = ctx.params.subject;
+      if (h === undefined || !HEX64.test(h)) throw new BadRequestError('Invalid scripthash');
+      return ctx.memoAtTip(`esplora-scripthash:${h.toLowerCase()}`, () =>
+        ctx.store.addressByScriptHash(h.toLowerCase()),
+      );
+    };
+    const base = `/${kind}/{subject}`;
+    const chainTxs = async (ctx: AdapterContext, last: string | null) => {
+      const a = await subject(ctx);
+      return a === null ? [] : (await addressChainTxs(ctx, a, last)).map((d) => esploraTx(d));
+    };
+    const pendingTxs = async (ctx: AdapterContext, a: string | null) =>
+      a === null ? [] : addressMempoolTxs(ctx, a);
+    return [
+      route(Kind, base, async (ctx) => {
+        const a = await subject(ctx);
+        const { chain_stats, mempool_stats } =
+          a === null ? { chain_stats: zeroStats(), mempool_stats: zeroStats() } : await addressStats(ctx, a);
+        // electrs builds this object with json!{}: its keys come out in alphabetical order.
+        return json(
+          kind === 'address'
+            ? { address: ctx.params.subject, chain_stats, mempool_stats }
+            : { chain_stats, mempool_stats, scripthash: ctx.params.subject },
+          TTL_SHORT,
+        );
+      }),
+      route(`${Kind}Txs`, `${base}/txs`, async (ctx) => {
+        // mempool.space's `after_txid`: the confirmed page after that transaction.
+        const after = lastSeen(ctx.query.get('after_txid') ?? undefined);
+        if (after !== null) return json(await chainTxs(ctx, after));
+        const a = await subject(ctx);
+        if (a === null) return json([]);
+        const [pending, chain] = await Promise.all([pendingTxs(ctx, a), addressChainTxs(ctx, a, null)]);
+        const confirmed = new Set(chain.map((d) => d.tx.txid));
+        return json([
+          ...pending.filter((d) => !confirmed.has(d.tx.txid)).map((d) => esploraTx(d, false)),
+          ...chain.map((d) => esploraTx(d)),
+        ]);
+      }),
+      route(`${Kind}TxsChain`, `${base}/txs/chain`, async (ctx) => json(await chainTxs(ctx, null))),
+      route(`${Kind}TxsChainAfter`, `${base}/txs/chain/{last}`, async (ctx) =>
+        json(await chainTxs(ctx, lastSeen(ctx.params.last))),
+      ),
+      route(`${Kind}TxsMempool`, `${base}/txs/mempool`, async (ctx) =>
+        json(
+          (await pendingTxs(ctx, await subject(ctx))).map((d) => esploraTx(d, false)),
+          TTL_MEMPOOL,
+        ),
+      ),
+      route(`${Kind}Utxo`, `${base}/utxo`, async (ctx) => {
+        const a = await subject(ctx);
+        return json(a === null ? [] : await utxosOf(ctx, a));
+      }),
+    ];
   };
 
   return [
@@ -415,11 +479,14 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
         if (!/^([0-9a-fA-F]{2})+$/.test(hex)) throw new BadRequestError('Invalid hex string');
         const node = ctx.node;
         const txid = await node.call<string>('sendrawtransaction', [hex]).catch((err: unknown) => {
-          const e = err as { code?: unknown; message?: string };
-          if (typeof e.code === 'number')
+          // The node's refusal, as electrs words it: its code and its own message.
+          const e = err as { code?: unknown; rpcMessage?: unknown; message?: string };
+          if (typeof e.code === 'number') {
+            const message = typeof e.rpcMessage === 'string' ? e.rpcMessage : e.message;
             throw new BadRequestError(
-              `sendrawtransaction RPC error: ${JSON.stringify({ code: e.code, message: e.message })}`,
+              `sendrawtransaction RPC error: ${JSON.stringify({ code: e.code, message })}`,
             );
+          }
           throw new ServiceUnavailableError('the chain node is unreachable to broadcast the transaction');
         });
         return text(txid, 'no-store');
@@ -427,71 +494,9 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
       'POST',
     ),
 
-    // Addresses.
-    route('address', '/address/{address}', async (ctx) =>
-      json(await addressStats(ctx, address(ctx.params.address)), TTL_SHORT),
-    ),
-    route('addressTxs', '/address/{address}/txs', async (ctx) => {
-      const a = address(ctx.params.address);
-      // mempool.space's `after_txid`: the confirmed page after that transaction.
-      const after = lastSeen(ctx.query.get('after_txid') ?? undefined);
-      if (after !== null) return json((await addressChainTxs(ctx, a, after)).map((d) => esploraTx(d)));
-      const [pending, chain] = await Promise.all([addressMempoolTxs(ctx, a), addressChainTxs(ctx, a, null)]);
-      const confirmed = new Set(chain.map((d) => d.tx.txid));
-      return json([
-        ...pending.filter((d) => !confirmed.has(d.tx.txid)).map((d) => esploraTx(d, false)),
-        ...chain.map((d) => esploraTx(d)),
-      ]);
-    }),
-    route('addressTxsChain', '/address/{address}/txs/chain', async (ctx) =>
-      json((await addressChainTxs(ctx, address(ctx.params.address), null)).map((d) => esploraTx(d))),
-    ),
-    route('addressTxsChainAfter', '/address/{address}/txs/chain/{last}', async (ctx) =>
-      json(
-        (await addressChainTxs(ctx, address(ctx.params.address), lastSeen(ctx.params.last))).map((d) =>
-          esploraTx(d),
-        ),
-      ),
-    ),
-    route('addressTxsMempool', '/address/{address}/txs/mempool', async (ctx) =>
-      json(
-        (await addressMempoolTxs(ctx, address(ctx.params.address))).map((d) => esploraTx(d, false)),
-        TTL_MEMPOOL,
-      ),
-    ),
-    route('addressUtxo', '/address/{address}/utxo', async (ctx) => {
-      const a = address(ctx.params.address);
-      const rows = await allPages<UtxoRecord>(
-        (last) =>
-          ctx.store.listAddressUtxos(a, {
-            limit: 100,
-            after: last ? [last.blockHeight, last.blockIndex, last.vout] : null,
-            offset: 0,
-          }),
-        100,
-        ESPLORA_UTXO_LIMIT,
-        `Too many unspent transaction outputs (>${ESPLORA_UTXO_LIMIT}); page through /v1/addresses/{address}/utxos`,
-      );
-      // As electrs: the confirmed ones the mempool does not spend, then the mempool's own to the address.
-      const pending = await addressMempoolTxs(ctx, a);
-      const spent = new Set(pending.flatMap((d) => d.inputs.map((i) => `${i.prevTxid}:${i.prevVout}`)));
-      const confirmed = rows
-        .filter((u) => !spent.has(`${u.txid}:${u.vout}`))
-        .map((u) => ({
-          txid: u.txid,
-          vout: u.vout,
-          status: esploraTxStatus({ blockHeight: u.blockHeight, blockHash: u.blockHash, time: u.time }),
-          value: Number(u.value),
-        }));
-      const waiting = pending.flatMap((d) =>
-        d.outputs.flatMap((o, vout) =>
-          o.address === a && !spent.has(`${d.tx.txid}:${vout}`)
-            ? [{ txid: d.tx.txid, vout, status: esploraTxStatus(null), value: Number(o.value) }]
-            : [],
-        ),
-      );
-      return json([...confirmed, ...waiting]);
-    }),
+    // Addresses, and the same by script hash (what BDK asks by).
+    ...historyRoutes('address'),
+    ...historyRoutes('scripthash'),
 
     // Mempool and fees.
     route('mempool', '/mempool', async (ctx) => {
@@ -558,6 +563,39 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
       if (typeof hex === 'string') return hex;
     }
     throw new NotFoundError('Transaction not found');
+  }
+
+  /** An address's unspent outputs as electrs lists them: the confirmed ones the mempool does not spend, then the mempool's own. */
+  async function utxosOf(ctx: AdapterContext, a: string) {
+    const rows = await allPages<UtxoRecord>(
+      (last) =>
+        ctx.store.listAddressUtxos(a, {
+          limit: 100,
+          after: last ? [last.blockHeight, last.blockIndex, last.vout] : null,
+          offset: 0,
+        }),
+      100,
+      ESPLORA_UTXO_LIMIT,
+      `Too many unspent transaction outputs (>${ESPLORA_UTXO_LIMIT}); page through /v1/addresses/{address}/utxos`,
+    );
+    const pending = await addressMempoolTxs(ctx, a);
+    const spent = new Set(pending.flatMap((d) => d.inputs.map((i) => `${i.prevTxid}:${i.prevVout}`)));
+    const confirmed = rows
+      .filter((u) => !spent.has(`${u.txid}:${u.vout}`))
+      .map((u) => ({
+        txid: u.txid,
+        vout: u.vout,
+        status: esploraTxStatus({ blockHeight: u.blockHeight, blockHash: u.blockHash, time: u.time }),
+        value: Number(u.value),
+      }));
+    const waiting = pending.flatMap((d) =>
+      d.outputs.flatMap((o, vout) =>
+        o.address === a && !spent.has(`${d.tx.txid}:${vout}`)
+          ? [{ txid: d.tx.txid, vout, status: esploraTxStatus(null), value: Number(o.value) }]
+          : [],
+      ),
+    );
+    return [...confirmed, ...waiting];
   }
 
   /** What spent each output of a transaction (every output, in order), as Esplora's outspends. */
