@@ -71,18 +71,21 @@ const log = (line) => console.error(`bench/cold ${values.label}: ${line}`);
 const sql = createPgSql({ connectionString: values['database-url'], max: 1 });
 const [{ tip }] = await sql.query('SELECT tip_height AS tip FROM indexer_state WHERE id = 1');
 const take = async (text, n) => (await sql.query(text, [n])).map((r) => Object.values(r)[0]);
-const txids = await take(`SELECT encode(txid, 'hex') FROM txs ORDER BY random() LIMIT $1`, perClass * 5);
+const txids = await take(`SELECT encode(txid, 'hex') FROM txs ORDER BY random() LIMIT $1`, perClass * 7);
 const heights = await take('SELECT height FROM blocks ORDER BY random() LIMIT $1', perClass * 2);
-const hashes = await take(
+// Hashes of the first half of the heights: by hash for /v1 and for Esplora, a half each.
+const allHashes = await take(
   'SELECT hash FROM blocks WHERE height = ANY($1::int[])',
   heights.slice(0, Math.ceil(heights.length / 2)),
 ).catch(() => []);
+const hashes = allHashes.slice(0, Math.ceil(allHashes.length / 2));
+const esploraHashes = allHashes.slice(hashes.length);
 const [{ n: addressCount }] = await sql.query('SELECT count(*)::int AS n FROM addresses');
-const addresses = await take('SELECT address FROM addresses ORDER BY random() LIMIT $1', perClass * 3);
+const addresses = await take('SELECT address FROM addresses ORDER BY random() LIMIT $1', perClass * 4);
 const withUtxos = new Set(
   await take(
     'SELECT address FROM addresses WHERE utxo_count > 0 AND address = ANY($1::text[])',
-    addresses.slice(perClass * 2),
+    addresses.slice(perClass * 2, perClass * 3),
   ),
 );
 const dbName = new URL(values['database-url']).pathname.slice(1);
@@ -118,6 +121,11 @@ const classes = [
     manyOf(addresses, 20).map((list) => `/v1/addresses?addresses=${list.join(',')}`),
   ],
   ['search by txid', slice(txids, 4).map((t) => `/v1/search?q=${t}`)],
+  // Esplora's REST API (docs/esplora.md): the same index under /api, its own bodies.
+  ['esplora tx', slice(txids, 5).map((t) => `/api/tx/${t}`)],
+  ['esplora tx status', slice(txids, 6).map((t) => `/api/tx/${t}/status`)],
+  ['esplora block', esploraHashes.map((h) => `/api/block/${h}`)],
+  ['esplora address', slice(addresses, 3).map((a) => `/api/address/${a}`)],
 ];
 if (values['wallet-key']) {
   // A used key, each path asked once: a gap, and for its transactions and UTXOs a page size, of its own. The

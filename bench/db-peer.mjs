@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createExplorerApi, v1Routes } from '../packages/core/dist/index.js';
+import { createExplorerApi, esploraRoutes, v1Routes } from '../packages/core/dist/index.js';
 import { createPgSql, createSqlStore } from '../packages/db/dist/index.js';
 
 // Parameters become text exactly as node-postgres sends them (arrays, bytes, bigints, dates).
@@ -95,6 +95,7 @@ export async function planReport(databaseUrl, paths) {
   const api = createExplorerApi({
     store: createSqlStore(recording),
     routes: v1Routes,
+    adapters: esploraRoutes(),
     node: null,
     config: { publicBaseUrl: 'http://127.0.0.1', responseCacheBytes: 0 },
   });

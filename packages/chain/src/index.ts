@@ -118,7 +118,14 @@ export {
   pearlScriptAddress,
   pearlScriptType,
 } from './pearl/script.js';
-export { type AsmStyle, esploraAsm, OPCODE_NAMES, scriptAsm } from './script-asm.js';
+export {
+  type AsmStyle,
+  esploraAsm,
+  OPCODE_NAMES,
+  type ScriptOp,
+  scriptAsm,
+  scriptOps,
+} from './script-asm.js';
 export {
   type DecodedTx,
   decodeTx,

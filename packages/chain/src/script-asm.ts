@@ -135,6 +135,51 @@ const SIGHASH_NAMES: Record<number, string> = {
 /** How a node prints scripts: Bitcoin Core (pushes of ≤ 4 bytes as numbers) or btcd/pearld (every push as hex). */
 export type AsmStyle = 'core' | 'btcd';
 
+/** One instruction of a script: an opcode with the bytes it pushes (none for other opcodes), or a push cut short. */
+export type ScriptOp =
+  | { op: number; data: Uint8Array | null; truncated?: undefined }
+  | { op: number; data?: undefined; truncated: 'length' | 'data' };
+
+const NO_DATA = new Uint8Array(0);
+
+/**
+ * The instructions of a script, in order: each push opcode (`OP_0` pushing nothing, 1–75 bytes, PUSHDATA1/2/4)
+ * with its bytes, other opcodes alone; a push whose length bytes or data run past the end ends it, marked.
+ * @example [...scriptOps(Buffer.from('0014' + 'ab'.repeat(20), 'hex'))].length // 2
+ */
+export function* scriptOps(s: Uint8Array): Generator<ScriptOp> {
+  let i = 0;
+  while (i < s.length) {
+    const op = s[i] as number;
+    i++;
+    if (op === 0) {
+      yield { op, data: NO_DATA };
+      continue;
+    }
+    if (op > OP_PUSHDATA4) {
+      yield { op, data: null };
+      continue;
+    }
+    let len = op;
+    const width = op === OP_PUSHDATA1 ? 1 : op === OP_PUSHDATA2 ? 2 : op === OP_PUSHDATA4 ? 4 : 0;
+    if (width > 0) {
+      if (i + width > s.length) {
+        yield { op, truncated: 'length' };
+        return;
+      }
+      len = 0;
+      for (let k = width - 1; k >= 0; k--) len = len * 256 + (s[i + k] as number);
+      i += width;
+    }
+    if (i + len > s.length) {
+      yield { op, truncated: 'data' };
+      return;
+    }
+    yield { op, data: s.subarray(i, i + len) };
+    i += len;
+  }
+}
+
 /**
  * A script as text the way the node of `style` prints it (Core's ScriptToAsmStr, btcd's DisasmString). With
  * `decodeSighash` (Core, scriptSig), strict-DER signatures show their sighash type as `<hex>[ALL]`.
@@ -142,35 +187,14 @@ export type AsmStyle = 'core' | 'btcd';
  */
 export function scriptAsm(s: Uint8Array, style: AsmStyle = 'core', decodeSighash = false): string {
   const parts: string[] = [];
-  let i = 0;
-  while (i < s.length) {
-    const op = s[i] as number;
-    i++;
-    if (op === 0) {
-      parts.push('0');
-      continue;
+  for (const { op, data, truncated } of scriptOps(s)) {
+    if (truncated) {
+      parts.push('[error]');
+      break;
     }
-    if (op <= OP_PUSHDATA4) {
-      let len = op;
-      let width = 0;
-      if (op === OP_PUSHDATA1) width = 1;
-      else if (op === OP_PUSHDATA2) width = 2;
-      else if (op === OP_PUSHDATA4) width = 4;
-      if (width > 0) {
-        if (i + width > s.length) {
-          parts.push('[error]');
-          break;
-        }
-        len = 0;
-        for (let k = width - 1; k >= 0; k--) len = len * 256 + (s[i + k] as number);
-        i += width;
-      }
-      if (i + len > s.length) {
-        parts.push('[error]');
-        break;
-      }
-      const data = s.subarray(i, i + len);
-      i += len;
+    if (op === 0) parts.push('0');
+    else if (data) {
+      const len = data.length;
       if (style === 'core' && len <= 4) parts.push(String(scriptNum(data)));
       else if (style === 'core' && decodeSighash && isDerSignature(data)) {
         const name = SIGHASH_NAMES[data[len - 1] as number];
@@ -195,47 +219,38 @@ const RUST_NAMES: Record<number, string> = {
   255: 'OP_INVALIDOPCODE',
 };
 
+/** rust-bitcoin's name of a push opcode: by the width of its length. */
+const pushName = (op: number) =>
+  op === OP_PUSHDATA1
+    ? 'OP_PUSHDATA1'
+    : op === OP_PUSHDATA2
+      ? 'OP_PUSHDATA2'
+      : op === OP_PUSHDATA4
+        ? 'OP_PUSHDATA4'
+        : `OP_PUSHBYTES_${op}`;
+
 /**
  * A script as Esplora (electrs, through rust-bitcoin) prints it: every push named with its width
  * (`OP_PUSHBYTES_20 <hex>`, `OP_PUSHDATA1 <hex>`, `OP_0`), small integers as `OP_PUSHNUM_<n>`, opcodes past
- * the defined ones as `OP_RETURN_<n>`, and a push running past the end as `<push past end>`.
+ * the defined ones as `OP_RETURN_<n>`, a push running past the end as `<push past end>`, and missing length
+ * bytes as `<unexpected end>` (written without the opcode or a space, as rust-bitcoin does).
  * @example esploraAsm(Buffer.from('0014' + '00'.repeat(20), 'hex')) // 'OP_0 OP_PUSHBYTES_20 0000…'
  */
 export function esploraAsm(s: Uint8Array): string {
   const parts: string[] = [];
-  let i = 0;
-  while (i < s.length) {
-    const op = s[i] as number;
-    i++;
-    if (op === 0) {
-      parts.push('OP_0');
-      continue;
+  for (const { op, data, truncated } of scriptOps(s)) {
+    if (truncated === 'length') {
+      if (parts.length > 0) parts[parts.length - 1] += '<unexpected end>';
+      else parts.push('<unexpected end>');
+      break;
     }
-    if (op <= OP_PUSHDATA4) {
-      let len = op;
-      let width = 0;
-      if (op === OP_PUSHDATA1) width = 1;
-      else if (op === OP_PUSHDATA2) width = 2;
-      else if (op === OP_PUSHDATA4) width = 4;
-      if (i + width > s.length) {
-        // Written without its opcode and without a space before it, as rust-bitcoin does.
-        if (parts.length > 0) parts[parts.length - 1] += '<unexpected end>';
-        else parts.push('<unexpected end>');
-        break;
-      }
-      if (width > 0) {
-        len = 0;
-        for (let k = width - 1; k >= 0; k--) len = len * 256 + (s[i + k] as number);
-        i += width;
-      }
-      const name = width === 0 ? `OP_PUSHBYTES_${op}` : `OP_PUSHDATA${width === 4 ? 4 : width}`;
-      if (i + len > s.length) {
-        parts.push(name, '<push past end>');
-        break;
-      }
-      parts.push(name, Buffer.from(s.subarray(i, i + len)).toString('hex'));
-      i += len;
-    } else if (op >= OP_1 && op <= 0x60) parts.push(`OP_PUSHNUM_${op - OP_1 + 1}`);
+    if (truncated === 'data') {
+      parts.push(pushName(op), '<push past end>');
+      break;
+    }
+    if (op === 0) parts.push('OP_0');
+    else if (data) parts.push(pushName(op), Buffer.from(data).toString('hex'));
+    else if (op >= OP_1 && op <= 0x60) parts.push(`OP_PUSHNUM_${op - OP_1 + 1}`);
     else parts.push(RUST_NAMES[op] ?? OPCODE_NAMES[op] ?? `OP_RETURN_${op}`);
   }
   return parts.join(' ');

@@ -1,4 +1,4 @@
-import { esploraAsm } from '@explorer/chain';
+import { esploraAsm, type ScriptOp, scriptOps } from '@explorer/chain';
 import type { BlockRecord, TxDetail, TxDetailOutput, TxRecord } from '../../store.js';
 
 /**
@@ -55,30 +55,11 @@ export function esploraTxStatus(tx: Pick<TxRecord, 'blockHeight' | 'blockHash' |
   return { confirmed: true, block_height: tx.blockHeight, block_hash: tx.blockHash, block_time: tx.time };
 }
 
-/** The P2SH redeem script of a scriptSig (its last push), when the output spent is P2SH. */
+/** What a scriptSig's last instruction pushes (a P2SH input's redeem script), as electrs reads it; null when it pushes nothing. */
 function lastPush(scriptSig: Uint8Array): Uint8Array | null {
-  let i = 0;
-  let last: Uint8Array | null = null;
-  while (i < scriptSig.length) {
-    const op = scriptSig[i] as number;
-    i++;
-    if (op > 0x4e) return null;
-    let len = op;
-    let width = 0;
-    if (op === 0x4c) width = 1;
-    else if (op === 0x4d) width = 2;
-    else if (op === 0x4e) width = 4;
-    if (i + width > scriptSig.length) return null;
-    if (width > 0) {
-      len = 0;
-      for (let k = width - 1; k >= 0; k--) len = len * 256 + (scriptSig[i + k] as number);
-      i += width;
-    }
-    if (i + len > scriptSig.length) return null;
-    last = scriptSig.subarray(i, i + len);
-    i += len;
-  }
-  return last;
+  let last: ScriptOp | null = null;
+  for (const op of scriptOps(scriptSig)) last = op;
+  return last?.data ?? null;
 }
 
 /**
@@ -101,15 +82,11 @@ export function esploraTx(detail: TxDetail, confirmed = true): Record<string, un
     entry.is_coinbase = coinbase;
     entry.sequence = i.sequence;
     const spentType = i.prevout ? esploraScriptType(bytes(i.prevout.script)) : null;
-    if (spentType === 'p2sh') {
-      const redeem = lastPush(scriptSig);
-      if (redeem) entry.inner_redeemscript_asm = esploraAsm(redeem);
-    }
-    const redeemType =
-      spentType === 'p2sh' && typeof entry.inner_redeemscript_asm === 'string'
-        ? esploraScriptType(lastPush(scriptSig)!)
-        : null;
-    if ((spentType === 'v0_p2wsh' || redeemType === 'v0_p2wsh') && i.witness.length > 0)
+    // P2SH: the redeem script its scriptSig pushes last; P2WSH, bare or nested in one: the last witness item.
+    const redeem = spentType === 'p2sh' ? lastPush(scriptSig) : null;
+    if (redeem) entry.inner_redeemscript_asm = esploraAsm(redeem);
+    const witnessScript = spentType === 'v0_p2wsh' || (redeem && esploraScriptType(redeem) === 'v0_p2wsh');
+    if (witnessScript && i.witness.length > 0)
       entry.inner_witnessscript_asm = esploraAsm(bytes(i.witness[i.witness.length - 1]!));
     return entry;
   });
