@@ -118,6 +118,17 @@ export interface TxDetailInput {
   prevout: TxDetailOutput | null;
 }
 
+/** An address's confirmed statistics (amounts as decimal text). */
+export interface AddressChainStats {
+  funded: number;
+  fundedSum: string;
+  spent: number;
+  spentSum: string;
+  txCount: number;
+  /** Its transactions waiting in the mempool (the mempool watcher's), newest first, at most 50. */
+  mempoolTxids: string[];
+}
+
 /** A transaction in full: its summary, every input with what it spends, every output with its script. */
 export interface TxDetail {
   tx: TxRecord;
@@ -197,10 +208,11 @@ export interface Store extends SearchStore, MarketStore {
   /** The txids of a block, in block order; null when the index does not hold the block. */
   blockTxids(ref: BlockRef): Promise<string[] | null>;
   /**
-   * Outputs ever paid to an address and how many of them are spent (confirmed chain): what Esplora's address
-   * statistics count.
+   * An address's confirmed statistics as Esplora counts them, from its one row: outputs paid to it and their
+   * sum, those spent and theirs, and its transactions (zeros for an address the index has not seen); with the
+   * txids of its mempool transactions, in the same statement.
    */
-  addressOutputCounts(address: string): Promise<{ funded: number; spent: number }>;
+  addressChainStats(address: string): Promise<AddressChainStats>;
   /** The address whose output script hashes (SHA-256, hex as hashed) to `scriptHash`; null for none indexed. */
   addressByScriptHash(scriptHash: string): Promise<string | null>;
   /**

@@ -165,3 +165,27 @@ describe('opening a database whose index is a simulated chain (the demo)', () =>
     }
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a migration longer than the statement timeout (pg)', () => {
+  it('runs to its end: a migration takes as long as the tables it fills, not a request’s time', async () => {
+    const schema = `t_slow_${process.pid}`;
+    const sql = await openDatabase({
+      url: process.env.TEST_DATABASE_URL,
+      schema,
+      poolSize: 1,
+      statementTimeoutMs: 100,
+      migrate: false,
+    });
+    try {
+      await sql.exec(`CREATE SCHEMA ${schema}`, 'test.create-schema');
+      // The connection's own statements are still bounded: the timeout is lifted for the migration alone.
+      await expect(sql.exec('SELECT pg_sleep(0.3)', 'test.sleep')).rejects.toThrow(/statement timeout/);
+      const slow = [{ version: 1, name: 'slow', sql: 'SELECT pg_sleep(0.3); CREATE TABLE filled (n int);' }];
+      expect(await migrate(sql, slow)).toEqual({ applied: [1], current: 1 });
+      expect(await columns(sql, 'filled')).toEqual(['n']);
+    } finally {
+      await sql.exec(`DROP SCHEMA ${schema} CASCADE`, 'test.drop-schema');
+      await sql.close();
+    }
+  });
+});

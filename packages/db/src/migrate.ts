@@ -93,6 +93,9 @@ export async function migrate(
         const index = await indexedChain(tx);
         if (index) throw new RebuildRequiredError(m, index, await schemaVersion(tx));
       }
+      // A migration takes as long as the tables it rewrites or fills, not a request's time: the statement
+      // timeout of the connection (DB_STATEMENT_TIMEOUT_MS) would cancel it on a large index.
+      await tx.exec('SET LOCAL statement_timeout = 0', 'migrations.no-timeout');
       await tx.exec(m.sql, `migration.${m.version}.${m.name}`);
       await tx.query(
         'INSERT INTO schema_migrations (version, name) VALUES ($1, $2)',

@@ -10,8 +10,8 @@ import {
   type AddressSummaryQueryRow,
   selectAddress,
   selectAddressByScriptHash,
+  selectAddressChainStats,
   selectAddressFlows,
-  selectAddressOutputCounts,
   selectAddressSummary,
   selectAddressTxs,
   selectAddressUtxos,
@@ -48,11 +48,21 @@ export function addressStoreMethods(
   | 'listMultiAddressTxs'
   | 'listMultiAddressUtxos'
   | 'listAddressFlows'
-  | 'addressOutputCounts'
+  | 'addressChainStats'
   | 'addressByScriptHash'
 > {
   return {
-    addressOutputCounts: (address) => selectAddressOutputCounts(sql, address),
+    async addressChainStats(address) {
+      const r = await selectAddressChainStats(sql, address);
+      return {
+        funded: r.funded,
+        fundedSum: amountText(r.funded_sum),
+        spent: r.spent,
+        spentSum: amountText(r.spent_sum),
+        txCount: r.tx_count,
+        mempoolTxids: r.mempool_txids ?? [],
+      };
+    },
     addressByScriptHash: (scriptHash) => selectAddressByScriptHash(sql, scriptHash),
     async getAddress(address) {
       return summaryOf(await selectAddressSummary(sql, address));

@@ -17,6 +17,8 @@ export interface AddressTotalsRow {
   sent: bigint;
   txCount: number;
   utxoCount: number;
+  /** Outputs paid to the address (spent or not). */
+  outputCount: number;
   firstSeenHeight: number;
   firstSeenTime: number;
   lastSeenHeight: number;
@@ -31,6 +33,7 @@ const { shape, suffix } = upsertOf<AddressTotalsRow>('addresses', {
   sent: { type: 'int8', merge: 'add' },
   txCount: { type: 'int4', merge: 'add' },
   utxoCount: { type: 'int4', merge: 'add' },
+  outputCount: { type: 'int4', merge: 'add' },
   firstSeenHeight: { type: 'int4', merge: 'keep' },
   firstSeenTime: { type: 'int8', merge: 'keep' },
   lastSeenHeight: { type: 'int4', merge: 'set' },
@@ -50,7 +53,7 @@ export const addressTotals: DerivedTable<
   dump: {
     table: 'addresses',
     order: 'address',
-    query: `SELECT address, balance, received, sent, tx_count, utxo_count, first_seen_height, first_seen_time,
+    query: `SELECT address, balance, received, sent, tx_count, utxo_count, output_count, first_seen_height, first_seen_time,
                    last_seen_height, last_seen_time FROM addresses`,
   },
   async write(tx, batch) {
@@ -94,7 +97,8 @@ export const addressTotals: DerivedTable<
            received = a.received - h.r,
            sent = a.sent - h.s,
            tx_count = a.tx_count - h.n,
-           utxo_count = a.utxo_count - COALESCE(c.c, 0) + COALESCE(s.c, 0)
+           utxo_count = a.utxo_count - COALESCE(c.c, 0) + COALESCE(s.c, 0),
+           output_count = a.output_count - COALESCE(c.c, 0)
          FROM hist h LEFT JOIN created c USING (address_id) LEFT JOIN spent s USING (address_id)
          WHERE a.id = h.address_id`,
         [forkHeight],
@@ -140,8 +144,9 @@ export const addressTotals: DerivedTable<
                               min(tx_no) >> ${TX_INDEX_BITS} AS lo, max(tx_no) >> ${TX_INDEX_BITS} AS hi
                        FROM address_txs GROUP BY address_id) h USING (id)
             LEFT JOIN (SELECT address_id AS id, count(*) AS n FROM utxos WHERE address_id IS NOT NULL GROUP BY address_id) u USING (id)
+            LEFT JOIN (SELECT address_id AS id, count(*) AS n FROM outputs WHERE address_id IS NOT NULL GROUP BY address_id) o USING (id)
             WHERE h.n IS DISTINCT FROM a.tx_count::bigint OR h.r <> a.received OR h.s <> a.sent OR a.balance <> a.received - a.sent
-               OR COALESCE(u.n, 0) <> a.utxo_count OR h.lo <> a.first_seen_height OR h.hi <> a.last_seen_height OR a.balance < 0
+               OR COALESCE(u.n, 0) <> a.utxo_count OR COALESCE(o.n, 0) <> a.output_count OR h.lo <> a.first_seen_height OR h.hi <> a.last_seen_height OR a.balance < 0
             LIMIT 5`,
     },
   ],

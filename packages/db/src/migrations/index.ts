@@ -9,7 +9,7 @@ import { eventsSchema } from './008-events.js';
 import { operatorStateSchema } from './009-operator-state.js';
 import { storageV2 } from './010-storage-v2.js';
 import { mempoolAddressTxsSchema } from './011-mempool-address-txs.js';
-import { addressScriptHashSchema } from './012-address-script-hash.js';
+import { addressOutputsSchema } from './012-address-outputs.js';
 
 /** One versioned schema change. Versions only ever grow; an applied migration is never edited. */
 export interface Migration {
@@ -37,5 +37,5 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'operator-state', sql: operatorStateSchema },
   { version: 10, name: 'storage-v2', sql: storageV2, rebuildsIndex: true },
   { version: 11, name: 'mempool-address-txs', sql: mempoolAddressTxsSchema },
-  { version: 12, name: 'address-script-hash', sql: addressScriptHashSchema },
+  { version: 12, name: 'address-outputs', sql: addressOutputsSchema },
 ];

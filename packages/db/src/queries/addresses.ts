@@ -246,24 +246,32 @@ export async function selectFlowWindows(sql: Sql, address: string, now: number):
   return row!;
 }
 
+/** An address's confirmed statistics in Esplora's terms and its mempool transactions' txids. */
+export interface AddressChainStatsRow {
+  funded: number;
+  funded_sum: Int8;
+  spent: number;
+  spent_sum: Int8;
+  tx_count: number;
+  mempool_txids: string[] | null;
+}
+
 /**
- * Outputs ever paid to an address (through its history: each transaction's outputs to it) and how many of them
- * are spent (the rest are its UTXOs); zeros for an address the index has not seen.
+ * An address's confirmed statistics in Esplora's terms, from its row (zeros for one the index has not seen),
+ * and the txids of its newest 50 mempool transactions, in one statement.
  */
-export async function selectAddressOutputCounts(
-  sql: Sql,
-  address: string,
-): Promise<{ funded: number; spent: number }> {
-  const [row] = await sql.query<{ funded: number; spent: number }>(
-    `SELECT count(o.vout)::int AS funded, (count(o.vout) - min(d.utxo_count))::int AS spent
-     FROM addresses d
-     LEFT JOIN address_txs h ON h.address_id = d.id
-     LEFT JOIN outputs o ON o.tx_no = h.tx_no AND o.address_id = d.id
-     WHERE d.address = $1`,
+export async function selectAddressChainStats(sql: Sql, address: string): Promise<AddressChainStatsRow> {
+  const [row] = await sql.query<AddressChainStatsRow>(
+    `SELECT COALESCE(a.output_count, 0) AS funded, COALESCE(a.received, 0) AS funded_sum,
+            COALESCE(a.output_count - a.utxo_count, 0) AS spent, COALESCE(a.sent, 0) AS spent_sum,
+            COALESCE(a.tx_count, 0) AS tx_count,
+            (SELECT array_agg(m.txid) FROM (SELECT encode(txid, 'hex') AS txid FROM mempool_address_txs
+               WHERE address = q.address ORDER BY first_seen DESC, txid DESC LIMIT 50) m) AS mempool_txids
+     FROM (SELECT $1::text COLLATE "C" AS address) q LEFT JOIN addresses a ON a.address = q.address`,
     [address],
-    'addresses.output-counts',
+    'addresses.chain-stats',
   );
-  return row && row.funded !== null ? { funded: row.funded, spent: row.spent ?? 0 } : { funded: 0, spent: 0 };
+  return row!;
 }
 
 /** The address paid by the script whose SHA-256 is `scriptHash` (hex); null when the index has none. */

@@ -457,22 +457,35 @@ export interface TxDetailQueryRow extends TxQueryRow {
     | null;
 }
 
+/** The columns of a transaction in full, from `txs t` and its block `b`. */
+const TX_DETAIL_COLUMNS = `${TX_COLUMNS}, t.raw, t.raw_bytes,
+  (SELECT json_agg(json_build_array(o.value::text, encode(o.script, 'hex'), a.address, o.script_type) ORDER BY o.vout)
+   FROM outputs o LEFT JOIN addresses a ON a.id = o.address_id WHERE o.tx_no = t.tx_no) AS outputs,
+  (SELECT json_agg(json_build_array(encode(p.txid, 'hex'), i.prev_vout, i.sequence, o.value::text,
+                                    encode(o.script, 'hex'), a.address, o.script_type) ORDER BY i.vin)
+   FROM inputs i LEFT JOIN txs p ON p.tx_no = i.prev_tx_no
+   LEFT JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
+   LEFT JOIN addresses a ON a.id = o.address_id
+   WHERE i.tx_no = t.tx_no) AS inputs`;
+
 /**
  * Transactions in full, in the order of `txids` (one statement; a txid the index does not hold gives no row):
  * the summary, the bytes (or the node's JSON) they were kept as, every output with its script and every input
- * with the output it spends.
+ * with the output it spends. One txid has a statement of its own, whose plan PostgreSQL keeps (a list's plan
+ * depends on its length, so it is planned each time).
  */
-export function selectTxDetails(sql: Sql, txids: readonly string[]): Promise<TxDetailQueryRow[]> {
+export async function selectTxDetails(sql: Sql, txids: readonly string[]): Promise<TxDetailQueryRow[]> {
+  if (txids.length === 1) {
+    const params: unknown[] = [];
+    const no = txNoSql(txids[0]!, params);
+    return sql.query<TxDetailQueryRow>(
+      `SELECT ${TX_DETAIL_COLUMNS} FROM txs t ${TX_BLOCK} WHERE t.tx_no = ${no}`,
+      params,
+      'txs.detail',
+    );
+  }
   return sql.query<TxDetailQueryRow>(
-    `SELECT ${TX_COLUMNS}, t.raw, t.raw_bytes,
-       (SELECT json_agg(json_build_array(o.value::text, encode(o.script, 'hex'), a.address, o.script_type) ORDER BY o.vout)
-        FROM outputs o LEFT JOIN addresses a ON a.id = o.address_id WHERE o.tx_no = t.tx_no) AS outputs,
-       (SELECT json_agg(json_build_array(encode(p.txid, 'hex'), i.prev_vout, i.sequence, o.value::text,
-                                         encode(o.script, 'hex'), a.address, o.script_type) ORDER BY i.vin)
-        FROM inputs i LEFT JOIN txs p ON p.tx_no = i.prev_tx_no
-        LEFT JOIN outputs o ON o.tx_no = i.prev_tx_no AND o.vout = i.prev_vout
-        LEFT JOIN addresses a ON a.id = o.address_id
-        WHERE i.tx_no = t.tx_no) AS inputs
+    `SELECT ${TX_DETAIL_COLUMNS}
      FROM unnest($1::text[]) WITH ORDINALITY AS q(txid, n)
      CROSS JOIN LATERAL ${txNoOfTxid('q.txid')} x(tx_no)
      JOIN txs t ON t.tx_no = x.tx_no ${TX_BLOCK}

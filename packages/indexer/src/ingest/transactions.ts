@@ -75,6 +75,7 @@ export function transactionRows(
           sent: 0n,
           txCount: 0,
           utxoCount: 0,
+          outputCount: 0,
           firstSeenHeight: b.height,
           firstSeenTime: b.time,
           lastSeenHeight: b.height,
@@ -121,7 +122,9 @@ export function transactionRows(
         if (o.scriptType === 'nulldata') s.opReturn += o.value;
         if (o.address) {
           flow(o.address).received += o.value;
-          seen(o.address).utxoCount += 1;
+          const a = seen(o.address);
+          a.utxoCount += 1;
+          a.outputCount += 1;
         }
       }
       const fee = t.isCoinbase ? 0n : valueIn - valueOut;

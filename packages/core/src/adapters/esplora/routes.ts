@@ -199,17 +199,19 @@ const zeroStats = (): EsploraStats => ({
 
 /** An address's statistics, confirmed and in the mempool, as Esplora's `/address/:a` counts them. */
 async function addressStats(ctx: AdapterContext, a: string) {
-  const [summary, counts, pending] = await Promise.all([
-    ctx.memoAtTip(`esplora-address:${a}`, () => ctx.store.getAddress(a)),
-    ctx.memoAtTip(`esplora-address-counts:${a}`, () => ctx.store.addressOutputCounts(a)),
-    addressMempoolTxs(ctx, a),
-  ]);
+  // One statement: the row and the txids of its mempool transactions, each then read from the node.
+  const stats = await ctx.memoAtTip(`esplora-address:${a}`, () => ctx.store.addressChainStats(a));
+  const pending: TxDetail[] = [];
+  for (const txid of stats.mempoolTxids) {
+    const d = await mempoolTxDetail(ctx, txid);
+    if (d) pending.push(d);
+  }
   const chain: EsploraStats = {
-    funded_txo_count: counts.funded,
-    funded_txo_sum: Number(summary.received),
-    spent_txo_count: counts.spent,
-    spent_txo_sum: Number(summary.sent),
-    tx_count: summary.txCount,
+    funded_txo_count: stats.funded,
+    funded_txo_sum: Number(stats.fundedSum),
+    spent_txo_count: stats.spent,
+    spent_txo_sum: Number(stats.spentSum),
+    tx_count: stats.txCount,
   };
   const mem = zeroStats();
   for (const d of pending) {
