@@ -13,13 +13,17 @@
 //
 // usage: node bench/cold.mjs --database-url postgres://…/bench_large [--label large] [--connections 32]
 //          [--seconds 5] [--rounds 3] [--paths 60000] [--classes tx,tx flow,…] [--wallet-key K]
-//          [--out bench/out/cold-large.json]
+//          [--out bench/out/cold-large.json] [--server-cpu-prof DIR]
+// With --server-cpu-prof the server runs under V8's profiler and the result says where its CPU went (the
+// explorer's own code, libraries, Node, GC, native code: bench/cpu-profile.mjs); a profile of one class at a
+// time (--classes) is the one to read.
 // Needs a built workspace (pnpm build) and wrk (apt-get install wrk). The load generator shares the cores.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPgSql } from '../packages/db/dist/index.js';
+import { summarizeProfile } from './cpu-profile.mjs';
 import { planReport } from './db-peer.mjs';
 import {
   backendCpu,
@@ -47,6 +51,7 @@ const { values } = parseArgs({
     modes: { type: 'string', default: 'cold,repeated' },
     'wallet-key': { type: 'string' },
     out: { type: 'string' },
+    'server-cpu-prof': { type: 'string' },
   },
 });
 if (!values['database-url']) {
@@ -152,12 +157,17 @@ const wanted = values.classes ? new Set(values.classes.split(',')) : null;
 const chosen = classes.filter(([name]) => !wanted || wanted.has(name));
 
 const metricsPort = await freePort();
-const server = await startScript(['packages/server/dist/bin.js', 'start', '--no-index', '--port', '0'], {
-  DATABASE_URL: values['database-url'],
-  RATE_LIMIT_ENABLED: 'false',
-  LOG_LEVEL: 'silent',
-  METRICS_PORT: String(metricsPort),
-});
+const profileDir = values['server-cpu-prof'] ? mkdtempSync(join(values['server-cpu-prof'], 'cold-')) : null;
+const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+const server = await startScript(
+  [...profileArgs, 'packages/server/dist/bin.js', 'start', '--no-index', '--port', '0'],
+  {
+    DATABASE_URL: values['database-url'],
+    RATE_LIMIT_ENABLED: 'false',
+    LOG_LEVEL: 'silent',
+    METRICS_PORT: String(metricsPort),
+  },
+);
 const api = server.match[1];
 const ceilingServer = await startScript(['bench/ceiling-server.mjs'], {}, /^(\{.*\})$/m);
 const ceiling = JSON.parse(ceilingServer.match[1]).url;
@@ -302,6 +312,19 @@ for (const [name, all] of chosen) {
 }
 clearInterval(sampler);
 await sql.close();
+// The profile is written when the server exits.
+let serverProfile = null;
+if (profileDir) {
+  const exited = new Promise((resolve) => server.proc.once('exit', resolve));
+  server.proc.kill('SIGTERM');
+  await exited;
+  const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+  serverProfile = file ? { file: join(profileDir, file), ...summarizeProfile(join(profileDir, file)) } : null;
+  if (serverProfile)
+    log(
+      `server CPU profile: ${JSON.stringify(serverProfile.shares)} of ${serverProfile.busyMs} busy ms (${serverProfile.file})`,
+    );
+}
 
 const result = {
   date: new Date().toISOString(),
@@ -314,6 +337,7 @@ const result = {
   seconds,
   endpoints: rows,
   serverRssMiB: { start: Math.round(rssStart), peak: Math.round(peakRss) },
+  ...(serverProfile ? { serverProfile } : {}),
 };
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
