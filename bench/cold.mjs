@@ -318,8 +318,13 @@ if (profileDir) {
   const exited = new Promise((resolve) => server.proc.once('exit', resolve));
   server.proc.kill('SIGTERM');
   await exited;
-  const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
-  serverProfile = file ? { file: join(profileDir, file), ...summarizeProfile(join(profileDir, file)) } : null;
+  // One profile per thread: the server's (on a thread of its own under the heap cap) is the one that ran the
+  // explorer's code most.
+  const profiles = readdirSync(profileDir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => ({ file: join(profileDir, f), ...summarizeProfile(join(profileDir, f)) }));
+  const ran = (p) => p.busyMs * (p.shares.explorer ?? 0);
+  serverProfile = profiles.sort((a, b) => ran(b) - ran(a))[0] ?? null;
   if (serverProfile)
     log(
       `server CPU profile: ${JSON.stringify(serverProfile.shares)} of ${serverProfile.busyMs} busy ms (${serverProfile.file})`,

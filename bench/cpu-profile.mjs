@@ -16,6 +16,8 @@ function partOf(frame) {
     if (frame.functionName === '(idle)') return 'idle';
     return 'native';
   }
+  // A worker thread blocked in Atomics.wait (piscina's idle workers) waits; it does not work.
+  if (frame.functionName === 'atomicsWaitLoop') return 'idle';
   if (url.startsWith('node:')) return 'node';
   if (url.includes('/node_modules/')) return 'libraries';
   if (url.includes('/packages/')) return 'explorer';

@@ -9,7 +9,7 @@ describe('summarizeProfile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cpu-profile-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('shares the busy samples between the explorer, libraries, Node, GC and native code, idle left out', () => {
+  it('shares the busy samples between the explorer, libraries, Node, GC and native code, idle (and waiting) left out', () => {
     const frame = (id: number, functionName: string, url: string) => ({
       id,
       callFrame: { functionName, url, lineNumber: 9 },
@@ -30,9 +30,14 @@ describe('summarizeProfile', () => {
           frame(5, '(garbage collector)', ''),
           frame(6, 'writev', ''),
           frame(7, '(idle)', ''),
+          frame(
+            8,
+            'atomicsWaitLoop',
+            'file:///x/node_modules/.pnpm/piscina@5.1.4/node_modules/piscina/dist/worker.js',
+          ),
         ],
-        samples: [2, 2, 3, 4, 5, 6, 6, 6, 7, 7],
-        timeDeltas: [100, 100, 100, 100, 100, 100, 100, 100, 5000, 5000],
+        samples: [2, 2, 3, 4, 5, 6, 6, 6, 7, 7, 8],
+        timeDeltas: [100, 100, 100, 100, 100, 100, 100, 100, 5000, 5000, 9000],
       }),
     );
     const s = summarizeProfile(file);
