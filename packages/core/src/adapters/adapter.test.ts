@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createExplorerApi } from '../api/create-api.js';
 import { v1Routes } from '../routes/index.js';
-import type { Store } from '../store.js';
+import { storeWith } from '../test-support/stores.js';
 import { esploraRoutes } from './esplora/routes.js';
 
 const tip = { height: 10, hash: 'ab'.repeat(32), txHeight: 10, time: 1 };
-
-/** A store answering `methods` and failing loudly on any other call. */
-function storeWith(methods: Record<string, (...args: any[]) => Promise<unknown>>): Store {
-  return new Proxy({} as Store, {
-    get: (_t, prop) =>
-      methods[String(prop)] ??
-      (async () => {
-        throw new Error(`unexpected call of ${String(prop)}`);
-      }),
-  });
-}
 
 // The adapters go through the API's own steps: the caller identified, counted against the rate limit (an API
 // key's bucket for a key), answered in the protocol's words, never in /v1's envelope.

@@ -3,6 +3,7 @@ import { ApiError, INTERNAL_ERROR_MESSAGE } from '../errors.js';
 import { encodeCursor } from '../pagination/cursor.js';
 import { v1Routes } from '../routes/index.js';
 import type { Store } from '../store.js';
+import { storeWith } from '../test-support/stores.js';
 import { createExplorerApi } from './create-api.js';
 import { refuseRequest } from './refusals.js';
 
@@ -15,17 +16,6 @@ function failingStore(make: () => unknown): Store {
         : async () => {
             throw make();
           },
-  });
-}
-
-/** A store answering `methods` and failing loudly on any other call. */
-function storeWith(methods: Record<string, (...args: any[]) => Promise<unknown>>): Store {
-  return new Proxy({} as Store, {
-    get: (_t, prop) =>
-      methods[String(prop)] ??
-      (async () => {
-        throw new Error(`unexpected call of ${String(prop)}`);
-      }),
   });
 }
 
