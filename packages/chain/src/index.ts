@@ -32,7 +32,7 @@ export {
   targetToCompact,
 } from './difficulty.js';
 export { fromDisplayHex, hash160, sha256, sha256d, taggedHash, toDisplayHex } from './hash.js';
-export { merkleBranch, merkleRootFromBranch } from './merkle.js';
+export { merkleBlock, merkleBranch, merkleRootFromBranch, partialMerkleTree } from './merkle.js';
 export {
   type CertifiedHeader,
   type DecodedPearlBlock,

@@ -12,7 +12,7 @@ import {
   outputsOf,
   units,
 } from '../test-support/esplora.js';
-import { rootOf } from '../test-support/merkle-proof.js';
+import { merkleBlockProves, rootOf } from '../test-support/merkle-proof.js';
 import { serveApp } from '../test-support/serve-app.js';
 
 // The Esplora adapter against a real node (Litecoin Core regtest) through mempool.space's own client: every
@@ -180,6 +180,13 @@ describe.skipIf(unavailable !== null)(
         for (const t of blocks[h]!) {
           const proof = await api.transactions.getTxMerkleProof({ txid: t.txid });
           expect(rootOf(t.txid, proof.merkle, proof.pos)).toBe(header.merkleroot);
+          // The merkleblock, byte for byte what the node's gettxoutproof answers, and what it proves.
+          const block = String(await api.transactions.getTxMerkleBlockProof({ txid: t.txid }));
+          expect(block).toBe(await node.rpc('gettxoutproof', [t.txid], hash));
+          expect(merkleBlockProves(Buffer.from(block, 'hex'), 80)).toMatchObject({
+            root: header.merkleroot,
+            matched: [t.txid],
+          });
           const outspends = await api.transactions.getTxOutspends({ txid: t.txid });
           for (const [vout, o] of outspends.entries()) {
             const unspent = await node.rpc<unknown>('gettxout', t.txid, vout, false);

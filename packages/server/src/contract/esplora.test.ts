@@ -12,7 +12,7 @@ import {
   outputsOf,
   units,
 } from '../test-support/esplora.js';
-import { rootOf } from '../test-support/merkle-proof.js';
+import { merkleBlockProves, rootOf } from '../test-support/merkle-proof.js';
 import { serveApp } from '../test-support/serve-app.js';
 
 /**
@@ -135,9 +135,22 @@ describe.each(testDrivers())(
       for (let h = 1; h <= tip; h += 5) {
         const hash = await f.node.call<string>('getblockhash', [h]);
         const root = (await f.node.call<any>('getblockheader', [hash, true])).merkleroot;
+        const header = Buffer.from(await f.node.call<string>('getblockheader', [hash, false]), 'hex');
         for (const t of blocks[h]!) {
           const proof = await api.transactions.getTxMerkleProof({ txid: t.txid });
           expect([proof.block_height, rootOf(t.txid, proof.merkle, proof.pos)]).toEqual([h, root]);
+          // The merkleblock: the header, then a partial merkle tree that reaches the same root, this txid matched.
+          const block = Buffer.from(
+            String(await api.transactions.getTxMerkleBlockProof({ txid: t.txid })),
+            'hex',
+          );
+          expect(block.subarray(0, header.length).equals(header)).toBe(true);
+          expect(merkleBlockProves(block, header.length)).toEqual({
+            count: blocks[h]!.length,
+            root,
+            matched: [t.txid],
+            hashesUsed: true,
+          });
           const outspends = await api.transactions.getTxOutspends({ txid: t.txid });
           expect(outspends).toHaveLength(t.vout.length);
           outspends.forEach((o: any, vout: number) => {

@@ -1,3 +1,4 @@
+import { merkleBlock } from '@explorer/chain';
 import { ApiError, BadRequestError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { currentFees, feeRateForBlocks } from '../../routes/fees.js';
 import { MEMPOOL_CACHE_MS, type MempoolEntry, mempoolEntries } from '../../routes/mempool.js';
@@ -456,6 +457,23 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
         { block_height: proof.blockHeight, merkle: proof.merkleProof.merkle, pos: proof.merkleProof.pos },
         ttlAt(ctx, proof.blockHeight),
       );
+    }),
+    route('txMerkleBlockProof', '/tx/{txid}/merkleblock-proof', async (ctx) => {
+      const txid = hash(ctx.params.txid);
+      const proof = await ctx.memo(
+        `tx-proof:${txid}`,
+        () => ctx.store.getTxProof(txid),
+        (p) => isFinal(ctx.meta.indexedTip, p.blockHeight, ctx.config),
+      );
+      if (!proof) throw new NotFoundError('Transaction not found or is unconfirmed');
+      const txids = (await ctx.store.blockTxids({ hash: proof.blockHash })) ?? [];
+      // gettxoutproof's bytes: the header, the block's transaction count and the partial merkle tree.
+      const block = merkleBlock(
+        Buffer.from(proof.header, 'hex'),
+        txids.map((t) => Buffer.from(t, 'hex').reverse()),
+        proof.blockIndex,
+      );
+      return text(block.toString('hex'), ttlAt(ctx, proof.blockHeight));
     }),
     route('txOutspend', '/tx/{txid}/outspend/{vout}', async (ctx) => {
       const txid = hash(ctx.params.txid);
