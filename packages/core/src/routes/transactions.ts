@@ -3,7 +3,7 @@ import { NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { txInputsKey, txOutputsKey, txOutspendsKey, txsKey } from '../pagination/keys.js';
 import { defineList } from '../pagination/list-route.js';
 import { defineRoute, type RouteContext } from '../route.js';
-import { TxFlowSchema, TxSchema, type TxStatus, TxStatusSchema } from '../schemas/tx.js';
+import { TxFlowSchema, type TxProof, TxSchema, type TxStatus, TxStatusSchema } from '../schemas/tx.js';
 import type { TxKey, TxRecord } from '../store.js';
 import { MEMPOOL_CACHE_MS } from './mempool.js';
 import { confirmations, isFinal, txidParam } from './params.js';
@@ -20,6 +20,18 @@ async function loadTx(ctx: RouteContext<unknown, unknown>, txid: string): Promis
   );
   if (!tx) throw new NotFoundError(`transaction ${txid} not found`);
   return tx;
+}
+
+/**
+ * A transaction's merkle proof and block header; null when no indexed block holds it. It moves only with a
+ * reorg: kept once its block is final, shared per indexed tip until then.
+ */
+export function txProofOf(ctx: RouteContext<unknown, unknown>, txid: string): Promise<TxProof | null> {
+  return ctx.memo(
+    `tx-proof:${txid}`,
+    () => ctx.store.getTxProof(txid),
+    (p) => isFinal(ctx.meta.indexedTip, p.blockHeight, ctx.config),
+  );
 }
 
 /**
@@ -186,12 +198,7 @@ export const transactionRoutes = [
     notFound: true,
     async handler(ctx) {
       const { txid } = ctx.params;
-      // The proof moves only with a reorg: kept once its block is final, shared per indexed tip until then.
-      const proof = await ctx.memo(
-        `tx-proof:${txid}`,
-        () => ctx.store.getTxProof(txid),
-        (p) => isFinal(ctx.meta.indexedTip, p.blockHeight, ctx.config),
-      );
+      const proof = await txProofOf(ctx, txid);
       if (proof) {
         const status: TxStatus = {
           txid,

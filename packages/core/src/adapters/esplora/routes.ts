@@ -3,6 +3,7 @@ import { ApiError, BadRequestError, NotFoundError, ServiceUnavailableError } fro
 import { currentFees, feeRateForBlocks } from '../../routes/fees.js';
 import { MEMPOOL_CACHE_MS, type MempoolEntry, mempoolEntries } from '../../routes/mempool.js';
 import { isFinal } from '../../routes/params.js';
+import { txProofOf } from '../../routes/transactions.js';
 import type { Outspend } from '../../schemas/tx.js';
 import type { BlockRecord, TxDetail, TxRecord, UtxoRecord } from '../../store.js';
 import {
@@ -447,11 +448,7 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
     }),
     route('txMerkleProof', '/tx/{txid}/merkle-proof', async (ctx) => {
       const txid = hash(ctx.params.txid);
-      const proof = await ctx.memo(
-        `tx-proof:${txid}`,
-        () => ctx.store.getTxProof(txid),
-        (p) => isFinal(ctx.meta.indexedTip, p.blockHeight, ctx.config),
-      );
+      const proof = await txProofOf(ctx, txid);
       if (!proof) throw new NotFoundError('Transaction not found or is unconfirmed');
       return json(
         { block_height: proof.blockHeight, merkle: proof.merkleProof.merkle, pos: proof.merkleProof.pos },
@@ -460,11 +457,7 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
     }),
     route('txMerkleBlockProof', '/tx/{txid}/merkleblock-proof', async (ctx) => {
       const txid = hash(ctx.params.txid);
-      const proof = await ctx.memo(
-        `tx-proof:${txid}`,
-        () => ctx.store.getTxProof(txid),
-        (p) => isFinal(ctx.meta.indexedTip, p.blockHeight, ctx.config),
-      );
+      const proof = await txProofOf(ctx, txid);
       if (!proof) throw new NotFoundError('Transaction not found or is unconfirmed');
       const txids = (await ctx.store.blockTxids({ hash: proof.blockHash })) ?? [];
       // gettxoutproof's bytes: the header, the block's transaction count and the partial merkle tree.
