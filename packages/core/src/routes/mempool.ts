@@ -1,5 +1,5 @@
 import { ServiceUnavailableError } from '../errors.js';
-import { defineRoute } from '../route.js';
+import { defineRoute, type RouteContext } from '../route.js';
 import { FeeEstimatesSchema } from '../schemas/events.js';
 import { type MempoolSummary, MempoolSummarySchema } from '../schemas/search.js';
 import { currentFees } from './fees.js';
@@ -90,6 +90,41 @@ export function summarizeMempool(info: unknown, verbose: unknown, now: number): 
   };
 }
 
+/** The node's mempool as read once: `getmempoolinfo`, `getrawmempool true` and its entries, and when. */
+export interface NodeMempool {
+  info: unknown;
+  verbose: unknown;
+  entries: MempoolEntry[];
+  /** When the node was asked (milliseconds since the epoch). */
+  at: number;
+}
+
+/**
+ * The node's mempool, asked at most once per MEMPOOL_CACHE_MS and shared by every route that reads it (/v1's
+ * summary, the adapters' lists); a failure is not kept, so the next request asks again. 503 without a node
+ * that answers.
+ */
+export function nodeMempool(ctx: RouteContext<unknown, unknown>): Promise<NodeMempool> {
+  const node = ctx.node;
+  if (node === null) return Promise.reject(new ServiceUnavailableError(MEMPOOL_UNAVAILABLE));
+  const at = ctx.now;
+  return ctx
+    .live(
+      'mempool-node',
+      async () => {
+        const [info, verbose] = await Promise.all([
+          node.call('getmempoolinfo', []),
+          node.call('getrawmempool', [true]),
+        ]);
+        return { info, verbose, entries: mempoolEntries(verbose), at };
+      },
+      { ttlMs: MEMPOOL_CACHE_MS },
+    )
+    .catch(() => {
+      throw new ServiceUnavailableError(MEMPOOL_UNAVAILABLE);
+    });
+}
+
 /** /v1/mempool. */
 export const mempoolRoutes = [
   defineRoute({
@@ -104,27 +139,16 @@ export const mempoolRoutes = [
       fees: FeeEstimatesSchema.describe('Recommended fee rates, as /v1/fees serves them.'),
     },
     async handler(ctx) {
-      if (ctx.node === null) throw new ServiceUnavailableError(MEMPOOL_UNAVAILABLE);
-      const node = ctx.node;
-      const now = ctx.now;
-      // One pair of node calls serves every request of MEMPOOL_CACHE_MS; a failure is not kept, so the next
-      // request asks the node again.
-      const mempool = await ctx
-        .live(
-          'mempool',
-          async () => {
-            const [info, verbose] = await Promise.all([
-              node.call('getmempoolinfo', []),
-              node.call('getrawmempool', [true]),
-            ]);
-            return summarizeMempool(info, verbose, now);
-          },
-          { ttlMs: MEMPOOL_CACHE_MS },
-        )
-        .catch(() => {
-          throw new ServiceUnavailableError(MEMPOOL_UNAVAILABLE);
-        });
-      return { body: { mempool, fees: await currentFees(ctx.store, now) } };
+      // One reading of the node serves every request of MEMPOOL_CACHE_MS, summarised once.
+      const mempool = await ctx.live(
+        'mempool',
+        async () => {
+          const m = await nodeMempool(ctx);
+          return summarizeMempool(m.info, m.verbose, m.at);
+        },
+        { ttlMs: MEMPOOL_CACHE_MS },
+      );
+      return { body: { mempool, fees: await currentFees(ctx.store, ctx.now) } };
     },
   }),
 ] as const;

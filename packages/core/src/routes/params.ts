@@ -32,7 +32,8 @@ export const txidParam = z.object({
     .meta({ examples: ['4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b'] }),
 });
 
-const ADDRESS_FORM = /^[A-Za-z0-9]{14,130}$/;
+/** What an address can look like (base58 or bech32 letters and digits), before any chain reads it. */
+export const ADDRESS_FORM = /^[A-Za-z0-9]{14,130}$/;
 const ADDRESS_MESSAGE = 'address must be 14 to 130 letters and digits (a base58 or bech32 address)';
 
 /** A well-formed address: base58 or bech32 characters, 14 to 130 long. Network is not checked. */

@@ -11,13 +11,18 @@ import { confirmations, isFinal, txidParam } from './params.js';
 const MEMPOOL_TXIDS_UNAVAILABLE =
   'the transaction is not in the index, and the chain node is unreachable to say whether it is in the mempool';
 
-/** Loads a transaction (through the cache once final) or answers 404. */
-async function loadTx(ctx: RouteContext<unknown, unknown>, txid: string): Promise<TxRecord> {
-  const tx = await ctx.memo(
+/** A transaction's summary, through the cache once final; null when no indexed block holds it. */
+export function txOf(ctx: RouteContext<unknown, unknown>, txid: string): Promise<TxRecord | null> {
+  return ctx.memo(
     `tx:${txid}`,
     () => ctx.store.getTx(txid),
     (t) => isFinal(ctx.meta.indexedTip, t.blockHeight, ctx.config),
   );
+}
+
+/** Loads a transaction (through the cache once final) or answers 404. */
+async function loadTx(ctx: RouteContext<unknown, unknown>, txid: string): Promise<TxRecord> {
+  const tx = await txOf(ctx, txid);
   if (!tx) throw new NotFoundError(`transaction ${txid} not found`);
   return tx;
 }

@@ -1,9 +1,11 @@
 import { secp256k1Backend } from '@explorer/chain';
 import {
+  type AdapterRoute,
   createExplorerApi,
   DEFAULT_EVENT_LIMITS,
   esploraRoutes,
   type Logger,
+  type Protocol,
   v1Routes,
 } from '@explorer/core';
 import { createSqlStore, type Sql } from '@explorer/db';
@@ -39,6 +41,20 @@ export interface ApiContext {
   events: EventFanout;
 }
 
+/** The protocol adapters the server mounts beside /v1, as configured (Esplora under ESPLORA_PREFIX). */
+export function adapterRoutes(config: ServerConfig): AdapterRoute[] {
+  return config.esploraPrefix
+    ? esploraRoutes({ prefix: config.esploraPrefix, broadcast: config.broadcastEnabled })
+    : [];
+}
+
+/** The protocols of those adapters: what the listener answers in, under their prefixes, before the API is up. */
+export function serverProtocols(config: ServerConfig): Protocol[] {
+  const byName = new Map<string, Protocol>();
+  for (const r of adapterRoutes(config)) byName.set(r.protocol.name, r.protocol);
+  return [...byName.values()];
+}
+
 /**
  * Builds the API (store, node, event hub, keys and rate limits, wallet derivation) and hands it to the bound
  * HTTP server, with the WebSocket feed on the same port.
@@ -68,9 +84,7 @@ export async function serveApi(ctx: ApiContext): Promise<void> {
   const api = createExplorerApi({
     store,
     routes: v1Routes,
-    adapters: config.esploraPrefix
-      ? esploraRoutes({ prefix: config.esploraPrefix, broadcast: config.broadcastEnabled })
-      : [],
+    adapters: adapterRoutes(config),
     node,
     config: {
       publicBaseUrl: baseUrl,

@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '@explorer/core';
+import { type Logger, type Protocol, protocolOf, ServiceUnavailableError } from '@explorer/core';
 import { serve } from '@hono/node-server';
 import type { ServerConfig } from '../config/index.js';
 import { attachClientErrorHandler } from '../http/client-errors.js';
@@ -38,31 +38,44 @@ export interface HttpListener {
   close(): Promise<void>;
 }
 
+const STARTING = 'the explorer is starting; retry shortly';
+
+/**
+ * The answer before the app is ready: 503 with Retry-After, as the envelope, or in the words of the protocol
+ * whose prefix the path is under (an Esplora client polling a restarting server reads plain text).
+ */
+export function startingResponse(req: Request, protocols: readonly Protocol[]): Response {
+  const requestId = requestIdOf(req.headers);
+  const headers = { 'retry-after': '1', 'x-request-id': requestId, 'cache-control': 'no-store' };
+  const protocol = protocols.length > 0 ? protocolOf(protocols, new URL(req.url).pathname) : null;
+  if (protocol) {
+    const { contentType, body } = protocol.error(new ServiceUnavailableError(STARTING, 1));
+    return new Response(body, { status: 503, headers: { 'content-type': contentType, ...headers } });
+  }
+  return new Response(serverErrorBody(requestId, STARTING), {
+    status: 503,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
 /**
  * Binds the port before anything else starts, so a port in use is reported at once; until the app is ready,
- * requests get a 503 envelope with Retry-After.
+ * requests get a 503 with Retry-After (in the words of the protocol a path is under: `protocols`).
  */
-export async function bindHttp(config: ServerConfig, log: Logger, drainMs: number): Promise<HttpListener> {
+export async function bindHttp(
+  config: ServerConfig,
+  log: Logger,
+  drainMs: number,
+  protocols: readonly Protocol[] = [],
+): Promise<HttpListener> {
   let fetchApp: ((req: Request, env: unknown) => Response | Promise<Response>) | null = null;
   let resolveReady: (info: AddressInfo) => void = () => {};
   const ready = new Promise<AddressInfo>((r) => {
     resolveReady = r;
   });
-  const starting = (req: Request) => {
-    const requestId = requestIdOf(req.headers);
-    return new Response(serverErrorBody(requestId, 'the explorer is starting; retry shortly'), {
-      status: 503,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'retry-after': '1',
-        'x-request-id': requestId,
-        'cache-control': 'no-store',
-      },
-    });
-  };
   const server = serve(
     {
-      fetch: (req, env) => (fetchApp ? fetchApp(req, env) : starting(req)),
+      fetch: (req, env) => (fetchApp ? fetchApp(req, env) : startingResponse(req, protocols)),
       port: config.port,
       hostname: config.host,
       serverOptions: { maxHeaderSize: config.maxHeaderSize },

@@ -6,7 +6,7 @@ import { openConfigured } from '../database/open.js';
 import { createLogger } from '../logger.js';
 import { createMetrics, type Metrics, serveMetrics } from '../metrics/index.js';
 import { SERVER_VERSION } from '../version.js';
-import { serveApi } from './api.js';
+import { serveApi, serverProtocols } from './api.js';
 import { type DemoChain, startDemo } from './demo.js';
 import { createEventFanout } from './event-fanout.js';
 import { bindHttp } from './http-listener.js';
@@ -67,7 +67,10 @@ export async function createRuntime(config: ServerConfig, opts: RuntimeOptions =
       const lock = lockDataDir(config, opts.command ?? 'explorer-server');
       shutdown.add(() => lock.release());
     }
-    const listener = (opts.http ?? true) ? await bindHttp(config, log, opts.drainMs ?? 10_000) : null;
+    const listener =
+      (opts.http ?? true)
+        ? await bindHttp(config, log, opts.drainMs ?? 10_000, serverProtocols(config))
+        : null;
     if (listener) shutdown.http(listener.close);
     const { metrics, metricsUrl } = await startMetrics(config, log, shutdown);
     const { sql, readSql } = await openDatabases(config, metrics, shutdown);

@@ -1,9 +1,9 @@
 import { merkleBlock } from '@explorer/chain';
 import { ApiError, BadRequestError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import { currentFees, feeRateForBlocks } from '../../routes/fees.js';
-import { MEMPOOL_CACHE_MS, type MempoolEntry, mempoolEntries } from '../../routes/mempool.js';
-import { isFinal } from '../../routes/params.js';
-import { txProofOf } from '../../routes/transactions.js';
+import { type MempoolEntry, nodeMempool } from '../../routes/mempool.js';
+import { ADDRESS_FORM, isFinal } from '../../routes/params.js';
+import { txOf, txProofOf } from '../../routes/transactions.js';
 import type { Outspend } from '../../schemas/tx.js';
 import type { BlockRecord, TxDetail, TxRecord, UtxoRecord } from '../../store.js';
 import {
@@ -63,7 +63,6 @@ export interface EsploraOptions {
 }
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
-const ADDRESS_FORM = /^[A-Za-z0-9]{14,130}$/;
 
 /** The Esplora protocol: errors are plain text, the message alone. */
 export function esploraProtocol(prefix = '/api'): Protocol {
@@ -132,36 +131,23 @@ async function anyTx(ctx: AdapterContext, txid: string): Promise<{ detail: TxDet
   return { detail: waiting, confirmed: false };
 }
 
-/** A confirmed transaction's summary (404 otherwise). */
-async function indexedTx(ctx: AdapterContext, txid: string): Promise<TxRecord | null> {
-  return ctx.memo(
-    `tx:${txid}`,
-    () => ctx.store.getTx(txid),
-    (t) => isFinal(ctx.meta.indexedTip, t.blockHeight, ctx.config),
-  );
-}
-
-/** The node's mempool entries, read at most once per MEMPOOL_CACHE_MS (503 without a node that answers). */
+/**
+ * The node's mempool entries, read with /v1's (one reading per MEMPOOL_CACHE_MS); empty where no node is
+ * configured, 503 when it does not answer.
+ */
 async function mempool(ctx: AdapterContext): Promise<MempoolEntry[]> {
-  const node = ctx.node;
-  if (!node) return [];
-  return ctx
-    .live('esplora-mempool', async () => mempoolEntries(await node.call('getrawmempool', [true])), {
-      ttlMs: MEMPOOL_CACHE_MS,
-    })
-    .catch(() => {
-      throw new ServiceUnavailableError('the chain node is unreachable; mempool data is unavailable');
-    });
+  return ctx.node ? (await nodeMempool(ctx)).entries : [];
 }
 
-/** Mempool transactions of an address, newest first, in full (at most ESPLORA_MEMPOOL_TXS). */
+/** An address's row of statistics with its mempool txids (one statement), shared per indexed tip. */
+const chainStatsOf = (ctx: AdapterContext, a: string) =>
+  ctx.memoAtTip(`esplora-address:${a}`, () => ctx.store.addressChainStats(a));
+
+/** Mempool transactions of an address, newest first, in full (at most ESPLORA_MEMPOOL_TXS), from the node. */
 async function addressMempoolTxs(ctx: AdapterContext, a: string): Promise<TxDetail[]> {
-  const rows = (
-    await ctx.store.listAddressMempoolTxs(a, { limit: ESPLORA_MEMPOOL_TXS, after: null, offset: 0 })
-  ).slice(0, ESPLORA_MEMPOOL_TXS);
   const out: TxDetail[] = [];
-  for (const r of rows) {
-    const d = await mempoolTxDetail(ctx, r.txid);
+  for (const txid of (await chainStatsOf(ctx, a)).mempoolTxids.slice(0, ESPLORA_MEMPOOL_TXS)) {
+    const d = await mempoolTxDetail(ctx, txid);
     if (d) out.push(d);
   }
   return out;
@@ -171,8 +157,9 @@ async function addressMempoolTxs(ctx: AdapterContext, a: string): Promise<TxDeta
 async function addressChainTxs(ctx: AdapterContext, a: string, lastSeen: string | null): Promise<TxDetail[]> {
   let after: readonly [number, number] | null = null;
   if (lastSeen !== null) {
-    // A txid outside the history ends it, as in electrs: nothing follows it.
-    const last = await indexedTx(ctx, lastSeen);
+    // A txid the index does not hold ends the history (electrs ends it at any txid outside it); one it holds
+    // pages on from its place in the chain.
+    const last = await txOf(ctx, lastSeen);
     if (!last) return [];
     after = [last.blockHeight, last.blockIndex];
   }
@@ -202,12 +189,7 @@ const zeroStats = (): EsploraStats => ({
 /** An address's statistics, confirmed and in the mempool, as Esplora's `/address/:a` counts them. */
 async function addressStats(ctx: AdapterContext, a: string) {
   // One statement: the row and the txids of its mempool transactions, each then read from the node.
-  const stats = await ctx.memoAtTip(`esplora-address:${a}`, () => ctx.store.addressChainStats(a));
-  const pending: TxDetail[] = [];
-  for (const txid of stats.mempoolTxids) {
-    const d = await mempoolTxDetail(ctx, txid);
-    if (d) pending.push(d);
-  }
+  const [stats, pending] = await Promise.all([chainStatsOf(ctx, a), addressMempoolTxs(ctx, a)]);
   const chain: EsploraStats = {
     funded_txo_count: stats.funded,
     funded_txo_sum: Number(stats.fundedSum),
@@ -442,7 +424,7 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
     })),
     route('txStatus', '/tx/{txid}/status', async (ctx) => {
       // Always an answer: a txid neither confirmed nor known is as unconfirmed as one in the mempool.
-      const tx = await indexedTx(ctx, hash(ctx.params.txid));
+      const tx = await txOf(ctx, hash(ctx.params.txid));
       if (tx) return json(esploraTxStatus(tx), ttlAt(ctx, tx.blockHeight));
       return json(esploraTxStatus(null), TTL_MEMPOOL);
     }),
@@ -472,7 +454,7 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
       const txid = hash(ctx.params.txid);
       const vout = integer(ctx.params.vout);
       // Unchecked, as electrs answers it: an unknown transaction or output is not spent.
-      const spends = (await indexedTx(ctx, txid)) ? await outspends(ctx, txid) : [];
+      const spends = (await txOf(ctx, txid)) ? await outspends(ctx, txid) : [];
       return json(spends[vout] ?? { spent: false }, TTL_SHORT);
     }),
     route('txOutspends', '/tx/{txid}/outspends', async (ctx) =>
@@ -613,7 +595,7 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
 
   /** What spent each output of a transaction (every output, in order), as Esplora's outspends. */
   async function outspends(ctx: AdapterContext, txid: string) {
-    const tx = await indexedTx(ctx, txid);
+    const tx = await txOf(ctx, txid);
     if (!tx) throw new NotFoundError('Transaction not found');
     const rows = await allPages<Outspend>(
       async (last) =>
@@ -629,7 +611,7 @@ export function esploraRoutes(options: EsploraOptions = {}): AdapterRoute[] {
     const spenders = rows.filter((r) => r.spentBy).map((r) => r.spentBy!.txid);
     const spent = new Map<string, TxRecord>();
     for (const s of [...new Set(spenders)]) {
-      const t = await indexedTx(ctx, s);
+      const t = await txOf(ctx, s);
       if (t) spent.set(s, t);
     }
     return rows.map((r) =>
